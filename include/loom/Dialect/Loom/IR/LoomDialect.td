@@ -1,0 +1,65 @@
+//===- LoomDialect.td - Loom dialect definition ------------*- tablegen -*-===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LOOM_DIALECT_LOOM_IR_LOOMDIALECT_TD
+#define LOOM_DIALECT_LOOM_IR_LOOMDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Loom_Dialect : Dialect {
+  let name = "loom";
+  let cppNamespace = "::mlir::loom";
+  let summary = "Batching, divergent loops and JAX-compatible random numbers";
+  let description = [{
+    The `loom` dialect adds to upstream MLIR only what Loom needs and upstream
+    lacks. Scalar programs are written with `func`, `arith`, `math`, `tensor`
+    and `scf`; meshes, shardings and collectives use the `mesh` dialect. This
+    dialect contributes:
+
+    * `loom.vmap`, which maps a function over a batch axis (JAX's `vmap`);
+    * axis reductions (`loom.any`, `loom.all`, `loom.sum`, `loom.max`,
+      `loom.min`) that the loop lowerings and the sharding pass must
+      recognise, with their cross-shard semantics fixed;
+    * JAX's threefry2x32 random numbers (`loom.random.*`), bit-compatible with
+      `jax.random`;
+    * argument and result attributes: `loom.name` names an entry argument or
+      result so tools can address it, and `loom.default` gives a scalar
+      argument a default value so tools can omit it;
+    * loop annotations (`loom.strategy`, `loom.loop_sync`) that pin the
+      lowering of one loop.
+
+    **Keys.** A threefry key is JAX's raw `uint32[2]` key. MLIR's `arith`
+    works on signless integers, so a key is a `tensor<2xi32>` whose two words
+    are read as unsigned; an array of keys is `tensor<...x2xi32>`. `.npy` files
+    of dtype `uint32` map onto these tensors bit for bit.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasConstantMaterializer = 1;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
+  let hasOperationAttrVerify = 1;
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let extraClassDeclaration = [{
+    /// Argument/result attribute naming an entry argument or result.
+    static constexpr ::llvm::StringLiteral kNameAttrName = "loom.name";
+    /// Argument attribute giving a scalar argument its default value.
+    static constexpr ::llvm::StringLiteral kDefaultAttrName = "loom.default";
+    /// Loop attribute pinning the vmap lowering strategy of one loop.
+    static constexpr ::llvm::StringLiteral kStrategyAttrName = "loom.strategy";
+    /// Loop attribute pinning the loop-sync mode of one loop.
+    static constexpr ::llvm::StringLiteral kLoopSyncAttrName = "loom.loop_sync";
+
+  private:
+    void registerAttributes();
+
+  public:
+  }];
+}
+
+class Loom_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Loom_Dialect, mnemonic, traits>;
+
+#endif // LOOM_DIALECT_LOOM_IR_LOOMDIALECT_TD

@@ -1,0 +1,286 @@
+//===- LoomOps.td - Loom operations ------------------------*- tablegen -*-===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LOOM_DIALECT_LOOM_IR_LOOMOPS_TD
+#define LOOM_DIALECT_LOOM_IR_LOOMOPS_TD
+
+include "loom/Dialect/Loom/IR/LoomDialect.td"
+include "loom/Dialect/Loom/IR/LoomAttrs.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+// A threefry key: JAX's raw uint32[2] key as signless words.
+def Loom_Key : Type<CPred<"::mlir::loom::isKeyType($_self)">,
+                    "threefry key (tensor<2xi32>)">,
+               BuildableType<"::mlir::loom::getKeyType($_builder.getContext())">;
+
+// An array of keys, as `split` returns: tensor<...x2xi32>, statically shaped.
+def Loom_KeyArray : Type<CPred<"::mlir::loom::isKeyArrayType($_self)">,
+                         "array of threefry keys (tensor<...x2xi32>)">;
+
+def Loom_Scalar : AnyTypeOf<[AnySignlessInteger, AnyFloat, Index]>;
+
+//===----------------------------------------------------------------------===//
+// vmap
+//===----------------------------------------------------------------------===//
+
+def Loom_VmapOp : Loom_Op<"vmap", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Map a function over a batch axis";
+  let description = [{
+    `loom.vmap` applies `callee` to every lane of its batched operands, as
+    JAX's `vmap`. `in_axes` gives, per operand, the axis that carries the
+    batch, or `none` for an operand every lane shares; `out_axes` gives the
+    batch axis of each result. A batched operand's type is the callee's
+    argument type with the batch axis inserted; a scalar argument (`f32`,
+    `i32`, ...) is batched as a rank-1 tensor. The batch size may be dynamic
+    (`?`): it is then read from the operands at run time, so one compiled
+    program serves every batch size.
+
+    The callee is not a call edge: the `loom-vmap` pass expands each
+    `loom.vmap` into a call of a batched clone of the callee, one clone per
+    batchedness signature.
+
+    ```mlir
+    %ys = loom.vmap @solve(%inits, %keys, %theta) in_axes [0, 0, none]
+        out_axes [0]
+        : (tensor<?x1xf32>, tensor<?x2xi32>, f32) -> tensor<?x100x1xf32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$inputs,
+                       DenseI64ArrayAttr:$in_axes,
+                       DenseI64ArrayAttr:$out_axes);
+  let results = (outs Variadic<AnyType>:$results);
+  let assemblyFormat = [{
+    $callee `(` $inputs `)` `in_axes` custom<Axes>($in_axes)
+    `out_axes` custom<Axes>($out_axes) attr-dict
+    `:` functional-type($inputs, $results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Marks an operand or result that carries no batch axis (`none`).
+    static constexpr int64_t kNotBatched = -1;
+
+    /// The static batch size shared by the batched operands, or
+    /// ShapedType::kDynamic when every batched operand leaves it dynamic.
+    int64_t getBatchSize();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Axis reductions
+//===----------------------------------------------------------------------===//
+
+class Loom_ReduceOp<string mnemonic, Type elemType, string combine,
+                    list<Trait> traits = []>
+    : Loom_Op<mnemonic, !listconcat(traits, [Pure])> {
+  let summary = "Reduce a tensor along one axis with `" # combine # "`";
+  let arguments = (ins RankedTensorOf<[elemType]>:$input,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$axis);
+  let results = (outs AnyTypeOf<[elemType, RankedTensorOf<[elemType]>]>:$result);
+  let assemblyFormat = [{
+    $input `along` $axis attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// The element or tensor type that reducing `input` along `axis` gives.
+    static ::mlir::Type inferResultType(::mlir::RankedTensorType input,
+                                        int64_t axis);
+  }];
+}
+
+def Loom_AnyOp : Loom_ReduceOp<"any", I1, "or"> {
+  let description = [{
+    True where any element along `axis` is true; false over an empty axis.
+    When `axis` is a sharded batch axis, this is the reduction that becomes a
+    cross-shard all-reduce: it is the predicate of every masked loop.
+
+    ```mlir
+    %go = loom.any %active along 0 : tensor<?xi1> -> i1
+    ```
+  }];
+}
+
+def Loom_AllOp : Loom_ReduceOp<"all", I1, "and"> {
+  let description = [{
+    True where every element along `axis` is true; true over an empty axis.
+
+    ```mlir
+    %done = loom.all %finished along 0 : tensor<?xi1> -> i1
+    ```
+  }];
+}
+
+def Loom_SumOp : Loom_ReduceOp<"sum", AnyTypeOf<[AnySignlessInteger, AnyFloat]>,
+                               "add"> {
+  let description = [{
+    Sum along `axis`. Floating-point sums are taken in increasing index
+    order, whatever the sharding, so results are identical for every shard
+    count.
+
+    ```mlir
+    %s = loom.sum %x along 0 : tensor<?x3xf32> -> tensor<3xf32>
+    ```
+  }];
+}
+
+def Loom_MaxOp : Loom_ReduceOp<"max", AnyTypeOf<[AnySignlessInteger, AnyFloat]>,
+                               "max"> {
+  let description = [{
+    Maximum along `axis` (signed for integers; NaN propagates for floats, as
+    `arith.maximumf`).
+
+    ```mlir
+    %m = loom.max %steps along 0 : tensor<?xi32> -> i32
+    ```
+  }];
+}
+
+def Loom_MinOp : Loom_ReduceOp<"min", AnyTypeOf<[AnySignlessInteger, AnyFloat]>,
+                               "min"> {
+  let description = [{
+    Minimum along `axis` (signed for integers; NaN propagates for floats, as
+    `arith.minimumf`).
+
+    ```mlir
+    %m = loom.min %t along 0 : tensor<?xf32> -> f32
+    ```
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Random numbers (JAX threefry2x32)
+//===----------------------------------------------------------------------===//
+
+// `partitionable` selects jax_threefry_partitionable=True (JAX >= 0.5.0's
+// default); without it the op follows every JAX before 0.5.0.
+class Loom_RandomOp<string mnemonic, list<Trait> traits = []>
+    : Loom_Op<"random." # mnemonic, !listconcat(traits, [Pure])>;
+
+def Loom_RandomKeyOp : Loom_RandomOp<"key"> {
+  let summary = "jax.random.PRNGKey(seed) for an int32 seed";
+  let description = [{
+    The key `(0, seed)` with the seed's bits read as unsigned, as
+    `jax.random.PRNGKey` builds it with x64 off: `PRNGKey(-2)` is
+    `(0, 4294967294)`.
+
+    ```mlir
+    %k = loom.random.key %seed : i32
+    ```
+  }];
+  let arguments = (ins I32:$seed);
+  let results = (outs Loom_Key:$key);
+  let assemblyFormat = "$seed attr-dict `:` type($seed)";
+  let hasFolder = 1;
+}
+
+def Loom_RandomSplitOp : Loom_RandomOp<"split"> {
+  let summary = "jax.random.split(key, shape)";
+  let description = [{
+    Splits a key into an array of new keys whose shape is the result's
+    shape without its last axis: `tensor<30x2xi32>` is
+    `split(key, 30)`. With the default (non-partitionable) threefry,
+    `split(k, n)` for different `n` gives different keys.
+
+    ```mlir
+    %keys = loom.random.split %k : tensor<30x2xi32>
+    ```
+  }];
+  let arguments = (ins Loom_Key:$key, UnitAttr:$partitionable);
+  let results = (outs Loom_KeyArray:$keys);
+  let assemblyFormat = "$key attr-dict `:` type($keys)";
+  let hasFolder = 1;
+}
+
+def Loom_RandomFoldInOp : Loom_RandomOp<"fold_in"> {
+  let summary = "jax.random.fold_in(key, data) for int32 data";
+  let description = [{
+    A new key from a key and a 32-bit integer, as `jax.random.fold_in`.
+
+    ```mlir
+    %k2 = loom.random.fold_in %k, %step : i32
+    ```
+  }];
+  let arguments = (ins Loom_Key:$key, I32:$data, UnitAttr:$partitionable);
+  let results = (outs Loom_Key:$result);
+  let assemblyFormat = "$key `,` $data attr-dict `:` type($data)";
+  let hasFolder = 1;
+}
+
+def Loom_RandomBitsOp : Loom_RandomOp<"bits"> {
+  let summary = "jax.random.bits(key, shape) with 32-bit words";
+  let description = [{
+    Uniformly random 32-bit words (read as unsigned) of the result's shape.
+
+    ```mlir
+    %b = loom.random.bits %k : tensor<4xi32>
+    ```
+  }];
+  let arguments = (ins Loom_Key:$key, UnitAttr:$partitionable);
+  let results = (outs AnyTypeOf<[I32, StaticShapeTensorOf<[I32]>]>:$bits);
+  let assemblyFormat = "$key attr-dict `:` type($bits)";
+  let hasFolder = 1;
+}
+
+def Loom_RandomUniformOp : Loom_RandomOp<"uniform"> {
+  let summary = "jax.random.uniform(key, shape, float32, minval, maxval)";
+  let description = [{
+    Uniform float32 samples in `[minval, maxval)`, built from the top 23 bits
+    of each random word exactly as JAX does (mantissa trick, then
+    `max(minval, u * (maxval - minval) + minval)`).
+
+    ```mlir
+    %u = loom.random.uniform %k, %lo, %hi : tensor<1xf32>
+    ```
+  }];
+  let arguments = (ins Loom_Key:$key, F32:$minval, F32:$maxval,
+                       UnitAttr:$partitionable);
+  let results = (outs AnyTypeOf<[F32, StaticShapeTensorOf<[F32]>]>:$result);
+  let assemblyFormat = [{
+    $key `,` $minval `,` $maxval attr-dict `:` type($result)
+  }];
+}
+
+def Loom_RandomNormalOp : Loom_RandomOp<"normal"> {
+  let summary = "jax.random.normal(key, shape, float32)";
+  let description = [{
+    Standard normal float32 samples: `sqrt(2) * erfinv(u)` with `u` uniform
+    in `[nextafter(-1, 0), 1)` and XLA's float32 `erfinv` polynomial.
+
+    ```mlir
+    %n = loom.random.normal %k : tensor<1xf32>
+    ```
+  }];
+  let arguments = (ins Loom_Key:$key, UnitAttr:$partitionable);
+  let results = (outs AnyTypeOf<[F32, StaticShapeTensorOf<[F32]>]>:$result);
+  let assemblyFormat = "$key attr-dict `:` type($result)";
+}
+
+def Loom_RandomRandIntOp : Loom_RandomOp<"randint"> {
+  let summary = "jax.random.randint(key, shape, minval, maxval, int32)";
+  let description = [{
+    Integers in `[minval, maxval)`, drawn as JAX does: the key is split in
+    two, and the high and low words are combined modulo the span to reduce
+    bias. When `maxval <= minval` every sample is `minval`.
+
+    ```mlir
+    %c = loom.random.randint %k, %lo, %hi : i32
+    ```
+  }];
+  let arguments = (ins Loom_Key:$key, I32:$minval, I32:$maxval,
+                       UnitAttr:$partitionable);
+  let results = (outs AnyTypeOf<[I32, StaticShapeTensorOf<[I32]>]>:$result);
+  let assemblyFormat = [{
+    $key `,` $minval `,` $maxval attr-dict `:` type($result)
+  }];
+}
+
+#endif // LOOM_DIALECT_LOOM_IR_LOOMOPS_TD

@@ -1,0 +1,49 @@
+//===- Threefry.h - JAX-compatible threefry2x32 on the host -----*- C++ -*-===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A host implementation of JAX's default PRNG (threefry2x32-20) and of the
+// key operations built on it. The compiler folds constant keys with it, and
+// the runtime uses it to generate keys for `loom-run` (`jax-split:`), so it
+// depends on neither MLIR nor LLVM.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LOOM_SUPPORT_THREEFRY_H
+#define LOOM_SUPPORT_THREEFRY_H
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace loom::threefry {
+
+/// A raw JAX key: two unsigned 32-bit words.
+using Key = std::array<uint32_t, 2>;
+
+/// One threefry2x32 block with 20 rounds (Random123's threefry2x32_20).
+std::array<uint32_t, 2> block(Key key, std::array<uint32_t, 2> counter);
+
+/// JAX's `threefry_2x32(key, counts)`: the counts are split into two halves
+/// (padded with one zero when their number is odd) that form the two words
+/// of each block, and the two output halves are concatenated again.
+std::vector<uint32_t> hashCounts(Key key, const std::vector<uint32_t> &counts);
+
+/// `jax.random.PRNGKey(seed)` for an int32 seed with x64 off.
+Key prngKey(int32_t seed);
+
+/// `jax.random.split(key, n)`: n keys, flattened (2n words).
+std::vector<uint32_t> split(Key key, size_t n, bool partitionable);
+
+/// `jax.random.fold_in(key, data)`.
+Key foldIn(Key key, uint32_t data);
+
+/// `jax.random.bits(key, (n,), uint32)`.
+std::vector<uint32_t> randomBits(Key key, size_t n, bool partitionable);
+
+} // namespace loom::threefry
+
+#endif // LOOM_SUPPORT_THREEFRY_H

@@ -1,0 +1,156 @@
+//===- LoomDialect.cpp - Loom dialect -------------------------------------===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "loom/Dialect/Loom/IR/LoomDialect.h"
+#include "loom/Dialect/Loom/IR/LoomOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::loom;
+
+#include "loom/Dialect/Loom/IR/LoomDialect.cpp.inc"
+#include "loom/Dialect/Loom/IR/LoomEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "loom/Dialect/Loom/IR/LoomAttrs.cpp.inc"
+
+void LoomDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "loom/Dialect/Loom/IR/LoomOps.cpp.inc"
+      >();
+  registerAttributes();
+}
+
+void LoomDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "loom/Dialect/Loom/IR/LoomAttrs.cpp.inc"
+      >();
+}
+
+Operation *LoomDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                            Type type, Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
+//===----------------------------------------------------------------------===//
+// Key types
+//===----------------------------------------------------------------------===//
+
+RankedTensorType mlir::loom::getKeyType(MLIRContext *ctx) {
+  return RankedTensorType::get({2}, IntegerType::get(ctx, 32));
+}
+
+bool mlir::loom::isKeyType(Type type) {
+  return type == getKeyType(type.getContext());
+}
+
+bool mlir::loom::isKeyArrayType(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.getRank() >= 2 && tensor.hasStaticShape() &&
+         tensor.getShape().back() == 2 &&
+         tensor.getElementType().isSignlessInteger(32);
+}
+
+//===----------------------------------------------------------------------===//
+// Argument, result and operation attributes
+//===----------------------------------------------------------------------===//
+
+/// `loom.name` must be a non-empty string, unique among the arguments (or the
+/// results) of its function, since tools address entries by these names.
+static LogicalResult verifyNameAttr(Operation *op, NamedAttribute attr,
+                                    bool isArg, unsigned index) {
+  auto name = dyn_cast<StringAttr>(attr.getValue());
+  StringRef what = isArg ? "argument" : "result";
+  if (!name || name.getValue().empty())
+    return op->emitError() << "'" << attr.getName().getValue() << "' on "
+                           << what << " #" << index
+                           << " must be a non-empty string";
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  if (!func)
+    return op->emitError() << "'" << attr.getName().getValue()
+                           << "' is only meaningful on function " << what
+                           << "s";
+  unsigned count = isArg ? func.getNumArguments() : func.getNumResults();
+  for (unsigned i = 0; i < index && i < count; ++i) {
+    Attribute other = isArg ? func.getArgAttr(i, attr.getName())
+                            : func.getResultAttr(i, attr.getName());
+    if (other == name)
+      return op->emitError() << what << " #" << index << " is named \""
+                             << name.getValue() << "\" like " << what << " #"
+                             << i;
+  }
+  return success();
+}
+
+LogicalResult LoomDialect::verifyRegionArgAttribute(Operation *op,
+                                                    unsigned regionIndex,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attr) {
+  StringRef attrName = attr.getName().getValue();
+  if (attrName == kNameAttrName)
+    return verifyNameAttr(op, attr, /*isArg=*/true, argIndex);
+  if (attrName == kDefaultAttrName) {
+    // Declarations have no entry block: read the type from the signature.
+    auto func = dyn_cast<FunctionOpInterface>(op);
+    if (!func)
+      return op->emitError() << "'" << attrName
+                             << "' is only meaningful on function arguments";
+    Type argType = func.getArgumentTypes()[argIndex];
+    if (!argType.isIntOrIndexOrFloat())
+      return op->emitError()
+             << "'" << attrName << "' on argument #" << argIndex
+             << " needs a scalar argument, but its type is " << argType;
+    auto typed = dyn_cast<TypedAttr>(attr.getValue());
+    if (!typed || !isa<IntegerAttr, FloatAttr>(typed))
+      return op->emitError() << "'" << attrName << "' on argument #"
+                             << argIndex << " must be an integer or float "
+                             << "constant, got " << attr.getValue();
+    if (typed.getType() != argType)
+      return op->emitError()
+             << "'" << attrName << "' on argument #" << argIndex
+             << " has type " << typed.getType()
+             << " but the argument has type " << argType;
+    return success();
+  }
+  return op->emitError() << "unknown argument attribute '" << attrName << "'";
+}
+
+LogicalResult LoomDialect::verifyRegionResultAttribute(Operation *op,
+                                                       unsigned regionIndex,
+                                                       unsigned resultIndex,
+                                                       NamedAttribute attr) {
+  StringRef attrName = attr.getName().getValue();
+  if (attrName == kNameAttrName)
+    return verifyNameAttr(op, attr, /*isArg=*/false, resultIndex);
+  return op->emitError() << "unknown result attribute '" << attrName << "'";
+}
+
+LogicalResult LoomDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  StringRef attrName = attr.getName().getValue();
+  bool isStrategy = attrName == kStrategyAttrName;
+  if (!isStrategy && attrName != kLoopSyncAttrName)
+    return op->emitError() << "unknown operation attribute '" << attrName
+                           << "'";
+  if (!isa<scf::WhileOp>(op))
+    return op->emitError() << "'" << attrName
+                           << "' annotates scf.while loops only";
+  if (isStrategy ? !isa<LoopStrategyAttr>(attr.getValue())
+                 : !isa<LoopSyncAttr>(attr.getValue()))
+    return op->emitError() << "'" << attrName << "' must be a "
+                           << (isStrategy ? "#loom.strategy<...>"
+                                          : "#loom.loop_sync<...>")
+                           << " attribute, got " << attr.getValue();
+  return success();
+}

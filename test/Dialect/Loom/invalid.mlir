@@ -1,0 +1,324 @@
+// RUN: loom-opt %s -split-input-file -verify-diagnostics -allow-unregistered-dialect
+
+// Operand count and in_axes must line up before anything else is checked.
+func.func private @f(f32) -> f32
+func.func @in_axes_count(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'loom.vmap' op in_axes has 2 entries but there are 1 operands}}
+  %y = "loom.vmap"(%x) {callee = @f, in_axes = array<i64: 0, 0>, out_axes = array<i64: 0>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// Result count and out_axes must line up.
+func.func private @f(f32) -> f32
+func.func @out_axes_count(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'loom.vmap' op out_axes has 0 entries but there are 1 results}}
+  %y = "loom.vmap"(%x) {callee = @f, in_axes = array<i64: 0>, out_axes = array<i64>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// The bug report's favourite: in_axes written for a different signature.
+func.func private @solve(tensor<1xf32>, tensor<2xi32>, f32) -> tensor<1xf32>
+func.func @wrong_arity(%x: tensor<4x1xf32>, %k: tensor<4x2xi32>) -> tensor<4x1xf32> {
+  // expected-error @+1 {{'loom.vmap' op in_axes has 2 entries but @solve takes 3 arguments}}
+  %y = loom.vmap @solve(%x, %k) in_axes [0, 0] out_axes [0] : (tensor<4x1xf32>, tensor<4x2xi32>) -> tensor<4x1xf32>
+  return %y : tensor<4x1xf32>
+}
+
+// -----
+
+// out_axes written for a different number of results.
+func.func private @two(f32) -> (f32, f32)
+func.func @wrong_results(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'loom.vmap' op out_axes has 1 entries but @two returns 2 results}}
+  %y = loom.vmap @two(%x) in_axes [0] out_axes [0] : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// The callee must be a function that exists.
+func.func @missing_callee(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'loom.vmap' op 'nowhere' does not reference a func.func}}
+  %y = loom.vmap @nowhere(%x) in_axes [0] out_axes [0] : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// An axis beyond the operand's rank.
+func.func private @f(f32) -> f32
+func.func @axis_out_of_range(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'loom.vmap' op in_axes[0] = 1 is out of range for operand #0 of type 'tensor<4xf32>'}}
+  %y = loom.vmap @f(%x) in_axes [1] out_axes [0] : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// An out axis beyond the result's rank.
+func.func private @f(f32) -> f32
+func.func @out_axis_out_of_range(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'loom.vmap' op out_axes[0] = 3 is out of range for result #0 of type 'tensor<4xf32>'}}
+  %y = loom.vmap @f(%x) in_axes [0] out_axes [3] : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// The generic form can spell axes the custom syntax cannot.
+func.func private @f(f32) -> f32
+func.func @negative_axis(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'loom.vmap' op in_axes[0] = -3 is neither an axis nor none}}
+  %y = "loom.vmap"(%x) {callee = @f, in_axes = array<i64: -3>, out_axes = array<i64: 0>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// In the custom syntax an unbatched operand is `none`, not -1.
+func.func private @f(f32) -> f32
+func.func @negative_axis_custom(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{axis -1 is negative (write `none` for an unbatched value)}}
+  %y = loom.vmap @f(%x) in_axes [-1] out_axes [0] : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// A scalar has no axis to batch along.
+func.func private @f(f32) -> f32
+func.func @scalar_batched(%x: f32) -> tensor<4xf32> {
+  // expected-error @+1 {{'loom.vmap' op operand #0 is batched along axis 0 but its type 'f32' has no axes}}
+  %y = loom.vmap @f(%x) in_axes [0] out_axes [0] : (f32) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// A result batched along an axis must be a tensor.
+func.func private @f(f32) -> f32
+func.func @scalar_result_batched(%x: tensor<4xf32>) -> f32 {
+  // expected-error @+1 {{'loom.vmap' op result #0 is batched along axis 0 but its type 'f32' has no axes}}
+  %y = loom.vmap @f(%x) in_axes [0] out_axes [0] : (tensor<4xf32>) -> f32
+  return %y : f32
+}
+
+// -----
+
+// Inputs whose batch sizes disagree.
+func.func private @g(f32, f32) -> f32
+func.func @batch_mismatch(%x: tensor<30xf32>, %y: tensor<20xf32>) -> tensor<30xf32> {
+  // expected-error @+1 {{'loom.vmap' op operand #1 has batch size 20 but operand #0 has batch size 30}}
+  %r = loom.vmap @g(%x, %y) in_axes [0, 0] out_axes [0] : (tensor<30xf32>, tensor<20xf32>) -> tensor<30xf32>
+  return %r : tensor<30xf32>
+}
+
+// -----
+
+// A result batch size that no input gives.
+func.func private @f(f32) -> f32
+func.func @result_batch_mismatch(%x: tensor<?xf32>) -> tensor<30xf32> {
+  // expected-error @+1 {{'loom.vmap' op result #0 has batch size 30 but the operands' batch size is ?}}
+  %r = loom.vmap @f(%x) in_axes [0] out_axes [0] : (tensor<?xf32>) -> tensor<30xf32>
+  return %r : tensor<30xf32>
+}
+
+// -----
+
+// Nothing to map over.
+func.func private @f(f32) -> f32
+func.func @nothing_batched(%x: f32) -> f32 {
+  // expected-error @+1 {{'loom.vmap' op has no batched operand: every in_axes entry is none, so there is no batch to map over}}
+  %r = loom.vmap @f(%x) in_axes [none] out_axes [none] : (f32) -> f32
+  return %r : f32
+}
+
+// -----
+
+// Per-lane operand type must be the callee's argument type.
+func.func private @solve(tensor<1xf32>) -> tensor<1xf32>
+func.func @operand_type(%x: tensor<4x2xf32>) -> tensor<4x1xf32> {
+  // expected-error @+1 {{'loom.vmap' op operand #0 has type 'tensor<4x2xf32>', which is 'tensor<2xf32>' per lane, but @solve takes 'tensor<1xf32>'}}
+  %y = loom.vmap @solve(%x) in_axes [0] out_axes [0] : (tensor<4x2xf32>) -> tensor<4x1xf32>
+  return %y : tensor<4x1xf32>
+}
+
+// -----
+
+// An unbatched operand is passed as is.
+func.func private @g(f32, f32) -> f32
+func.func @unbatched_operand_type(%x: tensor<4xf32>, %t: f64) -> tensor<4xf32> {
+  // expected-error @+1 {{'loom.vmap' op operand #1 has type 'f64', but @g takes 'f32'}}
+  %y = loom.vmap @g(%x, %t) in_axes [0, none] out_axes [0] : (tensor<4xf32>, f64) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// Per-lane result type must be the callee's result type.
+func.func private @f(f32) -> f32
+func.func @result_type(%x: tensor<4xf32>) -> tensor<4xi32> {
+  // expected-error @+1 {{'loom.vmap' op result #0 has type 'tensor<4xi32>', which is 'i32' per lane, but @f returns 'f32'}}
+  %y = loom.vmap @f(%x) in_axes [0] out_axes [0] : (tensor<4xf32>) -> tensor<4xi32>
+  return %y : tensor<4xi32>
+}
+
+// -----
+
+// Reductions: the axis must exist.
+func.func @reduce_axis(%m: tensor<4xi1>) -> i1 {
+  // expected-error @+1 {{'loom.any' op axis 1 is out of range for an input of rank 1}}
+  %a = loom.any %m along 1 : tensor<4xi1> -> i1
+  return %a : i1
+}
+
+// -----
+
+// Reductions: the result drops exactly the reduced axis.
+func.func @reduce_result(%x: tensor<4x3xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'loom.sum' op reducing 'tensor<4x3xf32>' along axis 0 gives 'tensor<3xf32>', not 'tensor<4xf32>'}}
+  %s = loom.sum %x along 0 : tensor<4x3xf32> -> tensor<4xf32>
+  return %s : tensor<4xf32>
+}
+
+// -----
+
+// Reductions: a negative axis is rejected by the attribute constraint.
+func.func @reduce_negative(%x: tensor<4xf32>) -> f32 {
+  // expected-error @+1 {{'loom.max' op attribute 'axis' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
+  %s = "loom.max"(%x) {axis = -1 : i64} : (tensor<4xf32>) -> f32
+  return %s : f32
+}
+
+// -----
+
+// any/all take masks.
+func.func @any_of_floats(%x: tensor<4xf32>) -> f32 {
+  // expected-error @+1 {{'loom.any' op operand #0 must be ranked tensor of 1-bit signless integer values}}
+  %a = "loom.any"(%x) {axis = 0 : i64} : (tensor<4xf32>) -> f32
+  return %a : f32
+}
+
+// -----
+
+// A key is two 32-bit words.
+func.func @bad_key(%k: tensor<3xi32>) -> f32 {
+  // expected-error @+1 {{'loom.random.normal' op operand #0 must be threefry key (tensor<2xi32>)}}
+  %n = "loom.random.normal"(%k) : (tensor<3xi32>) -> f32
+  return %n : f32
+}
+
+// -----
+
+// split returns an array of keys.
+func.func @bad_split(%k: tensor<2xi32>) -> tensor<30x3xi32> {
+  // expected-error @+1 {{'loom.random.split' op result #0 must be array of threefry keys (tensor<...x2xi32>)}}
+  %s = loom.random.split %k : tensor<30x3xi32>
+  return %s : tensor<30x3xi32>
+}
+
+// -----
+
+// Random samples have a static shape.
+func.func @dynamic_uniform(%k: tensor<2xi32>, %lo: f32, %hi: f32) -> tensor<?xf32> {
+  // expected-error @+1 {{'loom.random.uniform' op result #0 must be 32-bit float or statically shaped tensor of 32-bit float values}}
+  %u = loom.random.uniform %k, %lo, %hi : tensor<?xf32>
+  return %u : tensor<?xf32>
+}
+
+// -----
+
+// Argument names are strings.
+// expected-error @+1 {{'loom.name' on argument #0 must be a non-empty string}}
+func.func private @bad_name(f32 {loom.name = 3 : i32})
+
+// -----
+
+// Argument names are unique: tools address arguments by name.
+// expected-error @+1 {{argument #1 is named "x" like argument #0}}
+func.func private @dup_name(f32 {loom.name = "x"}, f32 {loom.name = "x"})
+
+// -----
+
+// Result names are unique too.
+// expected-error @+1 {{result #1 is named "y" like result #0}}
+func.func private @dup_result_name() -> (f32 {loom.name = "y"}, f32 {loom.name = "y"})
+
+// -----
+
+// A default must have the argument's type.
+// expected-error @+1 {{'loom.default' on argument #0 has type 'f64' but the argument has type 'f32'}}
+func.func private @bad_default_type(f32 {loom.default = 1.0 : f64})
+
+// -----
+
+// Only scalar arguments have defaults.
+// expected-error @+1 {{'loom.default' on argument #0 needs a scalar argument, but its type is 'tensor<2xf32>'}}
+func.func private @tensor_default(tensor<2xf32> {loom.default = 1.0 : f32})
+
+// -----
+
+// A default is a number.
+// expected-error @+1 {{'loom.default' on argument #0 must be an integer or float constant, got "five"}}
+func.func private @string_default(f32 {loom.default = "five"})
+
+// -----
+
+// Defaults make sense on arguments only.
+// expected-error @+1 {{unknown result attribute 'loom.default'}}
+func.func private @result_default() -> (f32 {loom.default = 1.0 : f32})
+
+// -----
+
+// A misspelt argument attribute is not silently ignored.
+// expected-error @+1 {{unknown argument attribute 'loom.nmae'}}
+func.func private @typo(f32 {loom.nmae = "x"})
+
+// -----
+
+// Loop annotations belong on scf.while.
+func.func @strategy_on_func() {
+  // expected-error @+1 {{'loom.strategy' annotates scf.while loops only}}
+  "test.op"() {loom.strategy = #loom.strategy<masked>} : () -> ()
+  return
+}
+
+// -----
+
+// Loop annotations have their own attribute kinds.
+func.func @strategy_wrong_kind(%n: i1) {
+  // expected-error @+1 {{'loom.loop_sync' must be a #loom.loop_sync<...> attribute, got #loom.strategy<masked>}}
+  scf.while : () -> () {
+    scf.condition(%n)
+  } do {
+    scf.yield
+  } attributes {loom.loop_sync = #loom.strategy<masked>}
+  return
+}
+
+// -----
+
+// An unknown strategy word.
+func.func @unknown_strategy(%n: i1) {
+  scf.while : () -> () {
+    scf.condition(%n)
+  } do {
+    scf.yield
+  // expected-error @+2 {{expected ::mlir::loom::LoopStrategy to be one of: uniform, masked, per_lane}}
+  // expected-error @+1 {{failed to parse Loom_LoopStrategyAttr parameter 'value'}}
+  } attributes {loom.strategy = #loom.strategy<diagonal>}
+  return
+}
+
+// -----
+
+// Unknown loom attributes on operations are errors.
+func.func @unknown_op_attr() {
+  // expected-error @+1 {{unknown operation attribute 'loom.bogus'}}
+  "test.op"() {loom.bogus = 1} : () -> ()
+  return
+}

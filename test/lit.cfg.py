@@ -1,0 +1,34 @@
+# -*- Python -*-
+# lit configuration for Loom's regression tests.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "LOOM"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.loom_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%loom_src", config.loom_src_root))
+config.substitutions.append(("%examples",
+                             os.path.join(config.loom_src_root,
+                                          "python-free-examples")))
+
+# Captured names are scoped to a CHECK-LABEL block, so one function's %[[X]]
+# cannot silently satisfy a check in the next.
+config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
+
+llvm_config.use_default_substitutions()
+
+# FileCheck, not and count live in LLVM's tool directory, which Debian does
+# not put on PATH.
+tool_dirs = [config.loom_tools_dir, config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["loom-opt"], tool_dirs)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.loom_tools_dir, append_path=True)
