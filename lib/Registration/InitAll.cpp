@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "loom/InitAllDialects.h"
+#include "loom/Conversion/Passes.h"
 #include "loom/Dialect/Loom/IR/LoomDialect.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -31,4 +32,6 @@ void mlir::loom::registerLoomPasses() {
   // Upstream passes too, so loom-opt follows mlir-opt's conventions
   // (-canonicalize, -cse, -one-shot-bufferize, ...).
   mlir::registerAllPasses();
+  registerLoomConversionPasses();
+  registerLoomToLLVMPipeline();
 }

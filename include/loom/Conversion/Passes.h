@@ -1,0 +1,37 @@
+//===- Passes.h - Loom conversion passes ------------------------*- C++ -*-===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LOOM_CONVERSION_PASSES_H
+#define LOOM_CONVERSION_PASSES_H
+
+#include "loom/Conversion/LoomToStandard/LoomToStandard.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir::loom {
+
+#define GEN_PASS_REGISTRATION
+#include "loom/Conversion/Passes.h.inc"
+
+/// Options of the whole CPU lowering, `loom-to-llvm`.
+struct LoomToLLVMOptions : public PassPipelineOptions<LoomToLLVMOptions> {
+  PassOptions::Option<bool> fpContraction{
+      *this, "fp-contraction",
+      llvm::cl::desc("Allow fusing a*b+c into FMA (off by default: every "
+                     "strategy then computes the same bits)"),
+      llvm::cl::init(false)};
+};
+
+/// Appends the CPU lowering, from Loom IR on tensors to the LLVM dialect.
+void buildLoomToLLVMPipeline(OpPassManager &pm,
+                             const LoomToLLVMOptions &options);
+
+/// Registers `loom-to-llvm` with the pass registry.
+void registerLoomToLLVMPipeline();
+
+} // namespace mlir::loom
+
+#endif // LOOM_CONVERSION_PASSES_H

@@ -1,0 +1,440 @@
+//===- RandomToArith.cpp - loom.random.* to arith on 32-bit words ---------===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Each random op becomes, per output element, the arithmetic JAX performs
+// for that element (jax/_src/prng.py, jax/_src/random.py): no tables, no
+// runtime calls, so the result vectorizes and runs on any target. The host
+// implementation in lib/Support/Threefry.cpp is the reference these formulas
+// are tested against.
+//
+//===----------------------------------------------------------------------===//
+
+#include "loom/Conversion/LoomToStandard/LoomToStandard.h"
+#include "loom/Dialect/Loom/IR/LoomOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::loom;
+
+static constexpr StringLiteral kThreefryName = "__loom_threefry2x32";
+static constexpr StringLiteral kErfinvName = "__loom_erfinv_f32";
+
+//===----------------------------------------------------------------------===//
+// Helper functions, created once per module
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Small arithmetic builder over one type, so formulas read as formulas.
+struct Arith {
+  OpBuilder &b;
+  Location loc;
+
+  Value i32(int64_t v) {
+    return b.create<arith::ConstantIntOp>(loc, v, 32);
+  }
+  Value f32(float v) {
+    return b.create<arith::ConstantFloatOp>(loc, APFloat(v), b.getF32Type());
+  }
+  Value add(Value x, Value y) { return b.create<arith::AddIOp>(loc, x, y); }
+  Value sub(Value x, Value y) { return b.create<arith::SubIOp>(loc, x, y); }
+  Value mul(Value x, Value y) { return b.create<arith::MulIOp>(loc, x, y); }
+  Value xor_(Value x, Value y) { return b.create<arith::XOrIOp>(loc, x, y); }
+  Value or_(Value x, Value y) { return b.create<arith::OrIOp>(loc, x, y); }
+  Value remu(Value x, Value y) { return b.create<arith::RemUIOp>(loc, x, y); }
+  Value shl(Value x, int64_t n) {
+    return b.create<arith::ShLIOp>(loc, x, i32(n));
+  }
+  Value shru(Value x, int64_t n) {
+    return b.create<arith::ShRUIOp>(loc, x, i32(n));
+  }
+  Value rotl(Value x, int64_t n) { return or_(shl(x, n), shru(x, 32 - n)); }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return b.create<arith::CmpIOp>(loc, p, x, y);
+  }
+  Value select(Value c, Value x, Value y) {
+    return b.create<arith::SelectOp>(loc, c, x, y);
+  }
+  Value addf(Value x, Value y) { return b.create<arith::AddFOp>(loc, x, y); }
+  Value subf(Value x, Value y) { return b.create<arith::SubFOp>(loc, x, y); }
+  Value mulf(Value x, Value y) { return b.create<arith::MulFOp>(loc, x, y); }
+};
+
+/// Creates a private function at the end of the module and leaves `b` at the
+/// start of its body; the caller restores `b` with an InsertionGuard.
+func::FuncOp createPrivateFunc(OpBuilder &b, SymbolTable &symbols,
+                               StringRef name, FunctionType type) {
+  b.setInsertionPointToEnd(&cast<ModuleOp>(symbols.getOp()).getBodyRegion()
+                                .front());
+  auto func = b.create<func::FuncOp>(symbols.getOp()->getLoc(), name, type);
+  func.setPrivate();
+  symbols.insert(func);
+  b.setInsertionPointToStart(func.addEntryBlock());
+  return func;
+}
+
+/// threefry2x32 with 20 rounds: (k0, k1, x0, x1) -> (y0, y1), as
+/// `_threefry2x32_lowering` in jax/_src/prng.py.
+func::FuncOp getThreefry(OpBuilder &builder, SymbolTable &symbols) {
+  if (auto f = symbols.lookup<func::FuncOp>(kThreefryName))
+    return f;
+  OpBuilder::InsertionGuard guard(builder);
+  Type i32 = builder.getI32Type();
+  auto func = createPrivateFunc(
+      builder, symbols, kThreefryName,
+      builder.getFunctionType({i32, i32, i32, i32}, {i32, i32}));
+  Arith a{builder, func.getLoc()};
+  Value k0 = func.getArgument(0), k1 = func.getArgument(1);
+  Value ks[3] = {k0, k1, a.xor_(a.xor_(k0, k1), a.i32(0x1BD11BDA))};
+  Value x0 = a.add(func.getArgument(2), ks[0]);
+  Value x1 = a.add(func.getArgument(3), ks[1]);
+  static constexpr int64_t kRotations[2][4] = {{13, 15, 26, 6},
+                                               {17, 29, 16, 24}};
+  for (int64_t group = 1; group <= 5; ++group) {
+    for (int64_t r : kRotations[(group - 1) % 2]) {
+      x0 = a.add(x0, x1);
+      x1 = a.xor_(a.rotl(x1, r), x0);
+    }
+    x0 = a.add(x0, ks[group % 3]);
+    x1 = a.add(a.add(x1, ks[(group + 1) % 3]), a.i32(group));
+  }
+  builder.create<func::ReturnOp>(func.getLoc(), ValueRange{x0, x1});
+  return func;
+}
+
+/// XLA's float32 erfinv (ErfInv32 in xla/client/lib/math.cc): a degree-8
+/// polynomial in w = -log1p(-x*x), one set of coefficients for w < 5 and one
+/// for the tails, with erfinv(+-1) = +-inf.
+func::FuncOp getErfinv(OpBuilder &builder, SymbolTable &symbols) {
+  if (auto f = symbols.lookup<func::FuncOp>(kErfinvName))
+    return f;
+  OpBuilder::InsertionGuard guard(builder);
+  Type f32 = builder.getF32Type();
+  auto func = createPrivateFunc(builder, symbols, kErfinvName,
+                                builder.getFunctionType({f32}, {f32}));
+  Location loc = func.getLoc();
+  Arith a{builder, loc};
+  static constexpr float kCentral[9] = {
+      2.81022636e-08f,  3.43273939e-07f, -3.5233877e-06f,
+      -4.39150654e-06f, 0.00021858087f,  -0.00125372503f,
+      -0.00417768164f,  0.246640727f,    1.50140941f};
+  static constexpr float kTail[9] = {
+      -0.000200214257f, 0.000100950558f, 0.00134934322f,
+      -0.00367342844f,  0.00573950773f,  -0.0076224613f,
+      0.00943887047f,   1.00167406f,     2.83297682f};
+  Value x = func.getArgument(0);
+  Value negX = builder.create<arith::NegFOp>(loc, x);
+  Value w = builder.create<arith::NegFOp>(
+      loc, builder.create<math::Log1pOp>(loc, a.mulf(negX, x)));
+  Value central = builder.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OLT,
+                                                w, a.f32(5.0f));
+  Value wc = a.subf(w, a.f32(2.5f));
+  Value wt = a.subf(builder.create<math::SqrtOp>(loc, w), a.f32(3.0f));
+  w = a.select(central, wc, wt);
+  auto coefficient = [&](int i) {
+    return a.select(central, a.f32(kCentral[i]), a.f32(kTail[i]));
+  };
+  Value p = coefficient(0);
+  for (int i = 1; i < 9; ++i)
+    p = a.addf(coefficient(i), a.mulf(p, w));
+  Value result = a.mulf(p, x);
+  Value isOne = builder.create<arith::CmpFOp>(
+      loc, arith::CmpFPredicate::OEQ, builder.create<math::AbsFOp>(loc, x),
+      a.f32(1.0f));
+  Value edge = a.mulf(x, a.f32(INFINITY));
+  builder.create<func::ReturnOp>(loc, a.select(isOne, edge, result));
+  return func;
+}
+
+//===----------------------------------------------------------------------===//
+// Per-element formulas
+//===----------------------------------------------------------------------===//
+
+struct Key {
+  Value k0, k1;
+};
+
+Key extractKey(OpBuilder &b, Location loc, Value key) {
+  auto word = [&](int64_t i) -> Value {
+    Value idx = b.create<arith::ConstantIndexOp>(loc, i);
+    return b.create<tensor::ExtractOp>(loc, key, idx);
+  };
+  return {word(0), word(1)};
+}
+
+/// Random-number lowering state shared by the patterns of one module.
+class RandomLowering {
+public:
+  explicit RandomLowering(SymbolTable &symbols) : symbols(symbols) {}
+
+  std::pair<Value, Value> block(OpBuilder &b, Location loc, Key k, Value x0,
+                                Value x1) {
+    auto call = b.create<func::CallOp>(loc, getThreefry(b, symbols),
+                                       ValueRange{k.k0, k.k1, x0, x1});
+    return {call.getResult(0), call.getResult(1)};
+  }
+
+  /// Word `i` of `jax.random.bits(key, (n,))`. Without partitionable, the
+  /// counts 0..n-1 (padded to even) are split in halves that form the two
+  /// words of each block, and the outputs are concatenated; with it, word i
+  /// is y0 ^ y1 of the block (0, i).
+  Value bitsWord(OpBuilder &b, Location loc, Key k, Value i, int64_t n,
+                 bool partitionable) {
+    Arith a{b, loc};
+    if (partitionable) {
+      auto [y0, y1] = block(b, loc, k, a.i32(0), i);
+      return a.xor_(y0, y1);
+    }
+    return halvesWord(b, loc, k, i, n);
+  }
+
+  /// Word `e` of the flattened `jax.random.split(key, count)`.
+  Value splitWord(OpBuilder &b, Location loc, Key k, Value e, int64_t count,
+                  bool partitionable) {
+    Arith a{b, loc};
+    if (partitionable) {
+      // Key q is the block (0, q).
+      Value q = a.shru(e, 1);
+      auto [y0, y1] = block(b, loc, k, a.i32(0), q);
+      Value low = a.cmp(arith::CmpIPredicate::eq,
+                        b.create<arith::AndIOp>(loc, e, a.i32(1)), a.i32(0));
+      return a.select(low, y0, y1);
+    }
+    return halvesWord(b, loc, k, e, 2 * count);
+  }
+
+  /// `threefry_2x32(key, iota(n))[i]`: block j = i mod half hashes
+  /// (j, half + j), or (j, 0) for the padding of an odd n.
+  Value halvesWord(OpBuilder &b, Location loc, Key k, Value i, int64_t n) {
+    Arith a{b, loc};
+    int64_t half = (n + 1) / 2;
+    Value halfV = a.i32(half);
+    Value first = a.cmp(arith::CmpIPredicate::ult, i, halfV);
+    Value j = a.select(first, i, a.sub(i, halfV));
+    Value hi = a.add(halfV, j);
+    Value inRange = a.cmp(arith::CmpIPredicate::ult, hi, a.i32(n));
+    Value x1 = a.select(inRange, hi, a.i32(0));
+    auto [y0, y1] = block(b, loc, k, j, x1);
+    return a.select(first, y0, y1);
+  }
+
+  /// JAX's uniform: the top 23 bits as the mantissa of a float in [1, 2),
+  /// shifted to [0, 1), scaled, and clamped below by minval.
+  Value uniformFromBits(OpBuilder &b, Location loc, Value bits, Value lo,
+                        Value hi) {
+    Arith a{b, loc};
+    Value mantissa = a.or_(a.shru(bits, 9), a.i32(0x3F800000));
+    Value one2two = b.create<arith::BitcastOp>(loc, b.getF32Type(), mantissa);
+    Value unit = a.subf(one2two, a.f32(1.0f));
+    Value scaled = a.addf(a.mulf(unit, a.subf(hi, lo)), lo);
+    return b.create<arith::MaximumFOp>(loc, lo, scaled);
+  }
+
+  Value erfinv(OpBuilder &b, Location loc, Value x) {
+    return b.create<func::CallOp>(loc, getErfinv(b, symbols), x).getResult(0);
+  }
+
+private:
+  SymbolTable &symbols;
+};
+
+/// Builds a value of `type` — a scalar, or a static tensor filled element by
+/// element — from the element's flat row-major index as an i32.
+Value generate(OpBuilder &b, Location loc, Type type,
+               function_ref<Value(OpBuilder &, Location, Value)> element) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return element(b, loc, b.create<arith::ConstantIntOp>(loc, 0, 32));
+  return b.create<tensor::GenerateOp>(
+      loc, tensor, ValueRange{},
+      [&](OpBuilder &nb, Location nl, ValueRange indices) {
+        Value flat = nb.create<arith::ConstantIndexOp>(nl, 0);
+        for (auto [d, idx] : llvm::enumerate(indices)) {
+          Value size =
+              nb.create<arith::ConstantIndexOp>(nl, tensor.getDimSize(d));
+          flat = nb.create<arith::AddIOp>(
+              nl, nb.create<arith::MulIOp>(nl, flat, size), idx);
+        }
+        Value i = nb.create<arith::IndexCastOp>(nl, nb.getI32Type(), flat);
+        nb.create<tensor::YieldOp>(nl, element(nb, nl, i));
+      });
+}
+
+int64_t numElements(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor ? tensor.getNumElements() : 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+template <typename Op>
+struct RandomPattern : OpRewritePattern<Op> {
+  RandomPattern(MLIRContext *ctx, RandomLowering lowering)
+      : OpRewritePattern<Op>(ctx), lowering(lowering) {}
+  mutable RandomLowering lowering;
+};
+
+// key(seed) => [0, seed]
+struct KeyLowering : RandomPattern<RandomKeyOp> {
+  using RandomPattern::RandomPattern;
+  LogicalResult matchAndRewrite(RandomKeyOp op,
+                                PatternRewriter &rewriter) const override {
+    Arith a{rewriter, op.getLoc()};
+    rewriter.replaceOpWithNewOp<tensor::FromElementsOp>(
+        op, op.getType(), ValueRange{a.i32(0), op.getSeed()});
+    return success();
+  }
+};
+
+// split(k)[e] => halves(threefry(k, iota(2n)))[e]
+struct SplitLowering : RandomPattern<RandomSplitOp> {
+  using RandomPattern::RandomPattern;
+  LogicalResult matchAndRewrite(RandomSplitOp op,
+                                PatternRewriter &rewriter) const override {
+    Key k = extractKey(rewriter, op.getLoc(), op.getKey());
+    int64_t count = numElements(op.getType()) / 2;
+    bool part = op.getPartitionable();
+    rewriter.replaceOp(op, generate(rewriter, op.getLoc(), op.getType(),
+                                    [&](OpBuilder &b, Location l, Value e) {
+                                      return lowering.splitWord(b, l, k, e,
+                                                                count, part);
+                                    }));
+    return success();
+  }
+};
+
+// fold_in(k, d) => threefry(k, (0, d))
+struct FoldInLowering : RandomPattern<RandomFoldInOp> {
+  using RandomPattern::RandomPattern;
+  LogicalResult matchAndRewrite(RandomFoldInOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Arith a{rewriter, loc};
+    Key k = extractKey(rewriter, loc, op.getKey());
+    auto [y0, y1] = lowering.block(rewriter, loc, k, a.i32(0), op.getData());
+    rewriter.replaceOpWithNewOp<tensor::FromElementsOp>(op, op.getType(),
+                                                        ValueRange{y0, y1});
+    return success();
+  }
+};
+
+// bits(k)[i] => threefry word i
+struct BitsLowering : RandomPattern<RandomBitsOp> {
+  using RandomPattern::RandomPattern;
+  LogicalResult matchAndRewrite(RandomBitsOp op,
+                                PatternRewriter &rewriter) const override {
+    Key k = extractKey(rewriter, op.getLoc(), op.getKey());
+    int64_t n = numElements(op.getType());
+    bool part = op.getPartitionable();
+    rewriter.replaceOp(op, generate(rewriter, op.getLoc(), op.getType(),
+                                    [&](OpBuilder &b, Location l, Value i) {
+                                      return lowering.bitsWord(b, l, k, i, n,
+                                                               part);
+                                    }));
+    return success();
+  }
+};
+
+// uniform(k, lo, hi)[i] => max(lo, mantissa(bits[i]) * (hi - lo) + lo)
+struct UniformLowering : RandomPattern<RandomUniformOp> {
+  using RandomPattern::RandomPattern;
+  LogicalResult matchAndRewrite(RandomUniformOp op,
+                                PatternRewriter &rewriter) const override {
+    Key k = extractKey(rewriter, op.getLoc(), op.getKey());
+    int64_t n = numElements(op.getType());
+    bool part = op.getPartitionable();
+    Value lo = op.getMinval(), hi = op.getMaxval();
+    rewriter.replaceOp(
+        op, generate(rewriter, op.getLoc(), op.getType(),
+                     [&](OpBuilder &b, Location l, Value i) {
+                       Value bits = lowering.bitsWord(b, l, k, i, n, part);
+                       return lowering.uniformFromBits(b, l, bits, lo, hi);
+                     }));
+    return success();
+  }
+};
+
+// normal(k)[i] => sqrt(2) * erfinv(uniform(k, nextafter(-1, 0), 1)[i])
+struct NormalLowering : RandomPattern<RandomNormalOp> {
+  using RandomPattern::RandomPattern;
+  LogicalResult matchAndRewrite(RandomNormalOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Arith a{rewriter, loc};
+    Key k = extractKey(rewriter, loc, op.getKey());
+    int64_t n = numElements(op.getType());
+    bool part = op.getPartitionable();
+    Value lo = a.f32(std::nextafter(-1.0f, 0.0f));
+    Value hi = a.f32(1.0f);
+    Value sqrt2 = a.f32(static_cast<float>(M_SQRT2));
+    rewriter.replaceOp(
+        op, generate(rewriter, loc, op.getType(),
+                     [&](OpBuilder &b, Location l, Value i) {
+                       Value bits = lowering.bitsWord(b, l, k, i, n, part);
+                       Value u = lowering.uniformFromBits(b, l, bits, lo, hi);
+                       return Arith{b, l}.mulf(sqrt2,
+                                               lowering.erfinv(b, l, u));
+                     }));
+    return success();
+  }
+};
+
+// randint(k, lo, hi)[i] => lo + ((hb % s) * (2^16 % s)^2 % s + lb % s) % s
+// with (k1, k2) = split(k), hb = bits(k1)[i], lb = bits(k2)[i], s = hi - lo
+// (1 when hi <= lo), all in wrapping uint32 as jax.random._randint.
+struct RandIntLowering : RandomPattern<RandomRandIntOp> {
+  using RandomPattern::RandomPattern;
+  LogicalResult matchAndRewrite(RandomRandIntOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Arith a{rewriter, loc};
+    Key k = extractKey(rewriter, loc, op.getKey());
+    bool part = op.getPartitionable();
+    auto word = [&](int64_t e) {
+      return lowering.splitWord(rewriter, loc, k, a.i32(e), 2, part);
+    };
+    Key k1{word(0), word(1)}, k2{word(2), word(3)};
+    Value lo = op.getMinval(), hi = op.getMaxval();
+    Value span = a.select(a.cmp(arith::CmpIPredicate::sle, hi, lo), a.i32(1),
+                          a.sub(hi, lo));
+    Value multiplier = a.remu(a.i32(1 << 16), span);
+    multiplier = a.remu(a.mul(multiplier, multiplier), span);
+    int64_t n = numElements(op.getType());
+    rewriter.replaceOp(
+        op, generate(rewriter, loc, op.getType(),
+                     [&](OpBuilder &b, Location l, Value i) {
+                       Arith e{b, l};
+                       Value hb = lowering.bitsWord(b, l, k1, i, n, part);
+                       Value lb = lowering.bitsWord(b, l, k2, i, n, part);
+                       Value offset = e.add(e.mul(e.remu(hb, span), multiplier),
+                                            e.remu(lb, span));
+                       return e.add(lo, e.remu(offset, span));
+                     }));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::loom::populateLoomRandomToArithPatterns(RewritePatternSet &patterns,
+                                                   SymbolTable &symbols) {
+  // RandomLowering only refers to the symbol table, so each pattern keeps
+  // its own copy.
+  RandomLowering lowering(symbols);
+  patterns.add<KeyLowering, SplitLowering, FoldInLowering, BitsLowering,
+               UniformLowering, NormalLowering, RandIntLowering>(
+      patterns.getContext(), lowering);
+}
