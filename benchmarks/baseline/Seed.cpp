@@ -33,11 +33,19 @@ static constexpr float kInf = std::numeric_limits<float>::infinity();
 // golden.md's reference rounds transcendental functions correctly. Evaluating
 // in double and rounding once gets there except for a vanishing fraction of
 // double-rounding cases, and does not depend on the libm's float versions.
-static float sinF(float x) { return static_cast<float>(std::sin(double(x))); }
-static float log1pF(float x) {
+static float sinF(float x, MathMode math) {
+  if (math == MathMode::Libm)
+    return ::sinf(x);
+  return static_cast<float>(std::sin(double(x)));
+}
+static float log1pF(float x, MathMode math) {
+  if (math == MathMode::Libm)
+    return ::log1pf(x);
   return static_cast<float>(std::log1p(double(x)));
 }
-static float powF(float x, float y) {
+static float powF(float x, float y, MathMode math) {
+  if (math == MathMode::Libm)
+    return ::powf(x, y);
   return static_cast<float>(std::pow(double(x), double(y)));
 }
 
@@ -81,7 +89,7 @@ float uniform(Key key, float minval, float maxval) {
   return maxF(minval, scaled + minval);
 }
 
-float erfInv(float x) {
+float erfInv(float x, MathMode math) {
   static constexpr float kSmall[9] = {
       2.81022636e-08f,  3.43273939e-07f, -3.5233877e-06f,
       -4.39150654e-06f, 0.00021858087f,  -0.00125372503f,
@@ -90,7 +98,7 @@ float erfInv(float x) {
       -0.000200214257f, 0.000100950558f, 0.00134934322f,
       -0.00367342844f,  0.00573950773f,  -0.0076224613f,
       0.00943887047f,   1.00167406f,     2.83297682f};
-  float w = -log1pF(-(x * x));
+  float w = -log1pF(-(x * x), math);
   bool small = w < 5.0f;
   const float *c = small ? kSmall : kLarge;
   w = small ? w - 2.5f : std::sqrt(w) - 3.0f;
@@ -105,13 +113,13 @@ float erfInv(float x) {
   return p * x;
 }
 
-float normal(Key key) {
+float normal(Key key, MathMode math) {
   // uniform on [nextafter(-1, 0), 1) keeps erfinv away from -1.
   float lo = std::nextafter(-1.0f, 0.0f);
   float u = uniform(key, lo, 1.0f);
   // np.sqrt(2) rounded to float32.
   const float sqrt2 = static_cast<float>(1.4142135623730951);
-  return sqrt2 * erfInv(u);
+  return sqrt2 * erfInv(u, math);
 }
 
 int32_t randint(Key key, int32_t minval, int32_t maxval) {
@@ -133,7 +141,7 @@ int32_t randint(Key key, int32_t minval, int32_t maxval) {
 // The pure-JAX MWE
 //===----------------------------------------------------------------------===//
 
-MweResult mweSolve(float init, Key key) {
+MweResult mweSolve(float init, Key key, MathMode math) {
   const float theta = 5.0f;
   MweResult r;
   float t = 0.0f;
@@ -143,7 +151,7 @@ MweResult mweSolve(float init, Key key) {
     y = uniform(threefry::prngKey(count), 0.0f, 1.0f);
     int n = 0;
     while (y < 10.0f) {
-      float dy = std::fabs(sinF(t)) + theta * y;
+      float dy = std::fabs(sinF(t, math)) + theta * y;
       float step = 0.1f * dy;
       t = t + 0.1f;
       y = y + step;
@@ -190,17 +198,17 @@ static float linearRescale(float t0, float t, float t1) {
 }
 
 VirtualBrownianTree::VirtualBrownianTree(float t0, float t1, float tol,
-                                         Key key)
+                                         Key key, MathMode math)
     : t0(t0), t1(t1), tolNormalised(tol / (t1 - t0)),
       // split_by_tree: one key per leaf of the shape, so not `key` itself.
-      leafKey(splitAt(key, 1, 0)), numLevels(0) {
+      leafKey(splitAt(key, 1, 0)), numLevels(0), math(math) {
   while (pow2Neg(numLevels) > tolNormalised)
     ++numLevels;
 }
 
 float VirtualBrownianTree::normalisedW(float r) const {
   Key stateKey = splitAt(leafKey, 2, 0);
-  float w1 = normal(splitAt(leafKey, 2, 1));
+  float w1 = normal(splitAt(leafKey, 2, 1), math);
   float s = 0.0f;
   float wS = 0.0f, wU = w1, wSU = w1;
   Key key = stateKey;
@@ -215,7 +223,7 @@ float VirtualBrownianTree::normalisedW(float r) const {
     float t = s + st;
     float rootSU = std::sqrt(su);
     float mean = 0.5f * wSU;
-    float term2 = (rootSU / 2.0f) * normal(keyMid);
+    float term2 = (rootSU / 2.0f) * normal(keyMid, math);
     float wST = mean + term2;
     float wTU = mean - term2;
     float wT = wS + wST;
@@ -235,7 +243,7 @@ float VirtualBrownianTree::normalisedW(float r) const {
   // Keeps su = sr + ru whatever the cancellation in r - s.
   float ru = maxF(su - sr, 0.0f);
   float wMean = wS + (sr / su) * wSU;
-  float z = normal(key);
+  float z = normal(key, math);
   float bridge = std::sqrt((sr * ru) / su) * z;
   return wMean + bridge;
 }
@@ -282,7 +290,7 @@ static SolveResult diffeqsolve(float y0, const SolveParams &p, Noise noise) {
 
   // k = Δ f(t, y) (+ g ΔW): diffrax's vf_prod, ODE term first.
   auto vfProd = [&](float t, float y, float dt, float dW) {
-    float f = sinF(t) + theta * y;
+    float f = sinF(t, p.math) + theta * y;
     float k = dt * f;
     if (noise.tree) {
       float gdW = 0.1f * dW;
@@ -315,7 +323,7 @@ static SolveResult diffeqsolve(float y0, const SolveParams &p, Noise noise) {
     float scaledError = std::fabs(err / scale);
     bool keep = scaledError < 1.0f;
     float inv = 1.0f / scaledError;
-    float factor = 0.9f * powF(inv, exponent);
+    float factor = 0.9f * powF(inv, exponent, p.math);
     // An accepted step never shrinks dt; a rejected one shrinks it to at
     // most 0.9 and at least 0.2.
     float factorMin = keep ? 1.0f : 0.2f;
@@ -365,7 +373,8 @@ SolveResult odeSolve(float y0, const SolveParams &params) {
 }
 
 SolveResult sdeSolve(float y0, Key key, const SolveParams &params) {
-  VirtualBrownianTree tree(params.t0, params.t1, params.dt0 / 2.0f, key);
+  VirtualBrownianTree tree(params.t0, params.t1, params.dt0 / 2.0f, key,
+                           params.math);
   return diffeqsolve(y0, params, Noise{&tree});
 }
 

@@ -14,8 +14,11 @@
 // Random numbers follow jax.random with JAX < 0.5 defaults
 // (jax_threefry_partitionable=False, x64 off). Arithmetic is float32 with no
 // contraction into fused multiply-adds (the library is compiled with
-// -ffp-contract=off); sin, log1p and pow are correctly rounded (evaluated in
-// double, rounded once), as in golden.md's reference.
+// -ffp-contract=off). sin, log1p and pow are correctly rounded by default, as
+// in golden.md's reference; MathMode::Libm uses the C library's float
+// functions instead, which is what compiled code calling libm computes (glibc
+// 2.36's sinf is off by one ulp on a few of the SDE's arguments, which moves
+// the 300-lane SDE total from 25616 to 25624 steps).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +35,14 @@ namespace loom::baseline {
 
 using Key = loom::threefry::Key;
 
+/// How sin, log1p and pow are evaluated.
+enum class MathMode {
+  /// Evaluated in double and rounded once: golden.md's reference.
+  CorrectlyRounded,
+  /// sinf, log1pf, powf of the C library.
+  Libm,
+};
+
 //===----------------------------------------------------------------------===//
 // jax.random, one sample
 //===----------------------------------------------------------------------===//
@@ -43,10 +54,10 @@ uint32_t randomBits(Key key);
 float uniform(Key key, float minval, float maxval);
 
 /// XLA's float32 ErfInv (Giles' polynomial on w = -log1p(-x*x)).
-float erfInv(float x);
+float erfInv(float x, MathMode math = MathMode::CorrectlyRounded);
 
 /// `jax.random.normal(key, (1,), float32)`.
-float normal(Key key);
+float normal(Key key, MathMode math = MathMode::CorrectlyRounded);
 
 /// `jax.random.randint(key, (), minval, maxval, int32)`.
 int32_t randint(Key key, int32_t minval, int32_t maxval);
@@ -71,7 +82,8 @@ struct MweResult {
 /// One lane of the MWE: theta 5, f = |sin t| + theta*y, count starts at
 /// randint(key, -2, 2) and each outer iteration restarts y from
 /// uniform(PRNGKey(count), (1,)).
-MweResult mweSolve(float init, Key key);
+MweResult mweSolve(float init, Key key,
+                   MathMode math = MathMode::CorrectlyRounded);
 
 /// Trip counts of the masked (lock-step) lowering of a batch, where a lane
 /// takes part in an inner loop only while its outer loop is active.
@@ -103,6 +115,7 @@ struct SolveParams {
   float dt0 = 0.05f;
   float theta = 0.1f;
   int32_t maxSteps = 4096;
+  MathMode math = MathMode::CorrectlyRounded;
 };
 
 struct SolveResult {
@@ -126,7 +139,8 @@ SolveResult sdeSolve(float y0, Key key, const SolveParams &params);
 /// scalar path: `evaluate(ta, tb)` is W(tb) - W(ta).
 class VirtualBrownianTree {
 public:
-  VirtualBrownianTree(float t0, float t1, float tol, Key key);
+  VirtualBrownianTree(float t0, float t1, float tol, Key key,
+                      MathMode math = MathMode::CorrectlyRounded);
 
   /// W(t) - W(t0) on the normalised interval, before rescaling: r in [0, 1].
   float normalisedW(float r) const;
@@ -139,6 +153,7 @@ private:
   float tolNormalised;
   Key leafKey;
   int numLevels;
+  MathMode math;
 };
 
 } // namespace loom::baseline

@@ -209,6 +209,34 @@ TEST(SeedBaseline, SdeMatchesGoldenDistribution) {
   EXPECT_NEAR(hi, 284, 4);
 }
 
+// Compiled code that calls the C library's sinf, log1pf and powf computes
+// MathMode::Libm; it must still land within golden.md's rules.
+TEST(SeedBaseline, LibmMathStaysWithinGolden) {
+  SolveParams ode;
+  ode.math = MathMode::Libm;
+  SolveResult r = odeSolve(0.1f, ode);
+  EXPECT_EQ(r.numSteps, 54);
+  EXPECT_EQ(r.numAccepted, 53);
+  expectRelNear(0.23217232525348663, r.ys[50]);
+  expectRelNear(0.5864452719688416, r.ys[99]);
+
+  std::vector<uint32_t> keys = jaxSplit(300);
+  SolveParams sde;
+  sde.math = MathMode::Libm;
+  long total = 0;
+  int lo = INT32_MAX, hi = 0;
+  for (size_t i = 0; i < 300; ++i) {
+    SolveResult lane = sdeSolve(0.1f, laneKey(keys, i), sde);
+    EXPECT_EQ(lane.result, kSuccessful) << "lane " << i;
+    total += lane.numSteps;
+    lo = std::min(lo, int(lane.numSteps));
+    hi = std::max(hi, int(lane.numSteps));
+  }
+  EXPECT_NEAR(double(total) / 300.0, 25616.0 / 300.0, 1.0);
+  EXPECT_NEAR(lo, 48, 4);
+  EXPECT_NEAR(hi, 284, 4);
+}
+
 // The seed's own max_steps = 100 stops the slowest lanes.
 TEST(SeedBaseline, SdeSeedMaxStepsStopsSlowLanes) {
   std::vector<uint32_t> keys = jaxSplit(300);

@@ -1,0 +1,441 @@
+// The seed's diffrax SDE solve (patrick-kidger/diffrax#407), as Loom IR.
+//
+//   def f(t, y, args): return jnp.sin(t) + args["theta"] * y
+//   def g(t, y, args): return 0.1 * jnp.eye(1)
+//   def solve(init, key, args):
+//     control = VirtualBrownianTree(t0=0., t1=0.1, tol=dt0 / 2, shape=(1,),
+//                                   key=key)
+//     terms = MultiTerm(ODETerm(f), ControlTerm(g, control))
+//     sol = diffeqsolve(terms, Heun(), t0=0., t1=0.1, dt0=0.05, y0=init,
+//                       args=args, saveat=SaveAt(ts=jnp.linspace(t0, t1, 100)),
+//                       stepsize_controller=PIDController(1e-3, 1e-6),
+//                       max_steps=100)
+//     return sol.ys
+//   eqx.filter_jit(eqx.filter_vmap(solve, in_axes=(0, 0, None)))(
+//       0.1 * jnp.ones((300, 1)), jax.random.split(PRNGKey(0), 300),
+//       {"theta": 0.1})
+//
+// It reproduces diffrax v0.7.2's `diffeqsolve` for this configuration, as
+// shared/reference/diffrax-solver-spec.md reads it (§0-§3 as for the ODE in
+// ode.mlir, with error order 1 for an SDE, so the I-controller's exponent is
+// 1; §4 the VirtualBrownianTree with its default BrownianIncrement), and is
+// transliterated line by line from the hand-written baseline
+// benchmarks/baseline/Seed.cpp (`diffeqsolve`, `VirtualBrownianTree`). Random
+// numbers are jax.random's with JAX < 0.5 defaults (the loom.random ops
+// without `partitionable`). Every float operation is one float32 operation of
+// diffrax's, in diffrax's order, with no fused multiply-add.
+//
+// The defaults are the seed's configuration (t1 0.1, dt0 0.05: the tree
+// descends 2 levels; max_steps 100). golden.md's configuration is t1 = 1.0,
+// dt0 = 0.05 (6 levels) with a max_steps above its slowest lane's 284 steps:
+// over keys split(PRNGKey(0), 300), 25616 steps in all.
+//
+// Under vmap the key makes every lane's Brownian path, hence its accepted
+// steps, different: the outer `tprev < t1` and the save loop's
+// `keep & ts[i] <= tnext & i < 100` are divergent. The tree's descent is not:
+// its predicate `2^-level > tol/(t1 - t0)` depends only on the level and on
+// unbatched parameters, so it stays a uniform loop around batched values.
+//
+// Errors. The scalar function returns diffrax's result code (0 successful,
+// 1 max_steps_reached) and leaves slots it never reached at +inf, which is
+// `diffeqsolve(..., throw=False)`. EQX_ON_ERROR is applied over the whole
+// batch by whoever calls @main, because equinox decides it with
+// `unvmap_any(result != successful)`:
+//   raise (default)  any lane with result != 0 fails the call with an error;
+//   nan              if any lane failed, every output of every lane is
+//                    replaced: floats by NaN, integers by INT32_MAX;
+//   off              the outputs are returned as they are.
+// The tree's own checks (t0 < t1, evaluation inside [t0, t1]) hold by
+// construction here: diffeqsolve only asks for W on [t0, t1].
+
+// diffrax's vector field, f(t, y, args) = sin t + theta * y.
+func.func private @vf(%t: f32, %y: f32, %theta: f32) -> f32 {
+  %s = math.sin %t : f32
+  %ty = arith.mulf %theta, %y : f32
+  %r = arith.addf %s, %ty : f32
+  return %r : f32
+}
+
+// ts[i] of jnp.linspace(t0, t1, 100): t0 * (1 - i/99) + t1 * (i/99) in
+// float32, and t1 itself at i = 99.
+func.func private @ts_at(%t0: f32, %t1: f32, %i: i32) -> f32 {
+  %one = arith.constant 1.0 : f32
+  %div = arith.constant 99.0 : f32
+  %last = arith.constant 99 : i32
+  %fi = arith.sitofp %i : i32 to f32
+  %step = arith.divf %fi, %div : f32
+  %rest = arith.subf %one, %step : f32
+  %a = arith.mulf %t0, %rest : f32
+  %b = arith.mulf %t1, %step : f32
+  %t = arith.addf %a, %b : f32
+  %is_last = arith.cmpi eq, %i, %last : i32
+  %r = arith.select %is_last, %t1, %t : f32
+  return %r : f32
+}
+
+// diffrax's linear_rescale: (t - t0) / (t1 - t0), and 0 when t0 == t1.
+func.func private @linear_rescale(%t0: f32, %t: f32, %t1: f32) -> f32 {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %empty = arith.cmpf oeq, %t0, %t1 : f32
+  %tt = arith.select %empty, %t0, %t : f32
+  %len = arith.subf %t1, %t0 : f32
+  %div = arith.select %empty, %one, %len : f32
+  %num = arith.subf %tt, %t0 : f32
+  %q = arith.divf %num, %div : f32
+  %r = arith.select %empty, %zero, %q : f32
+  return %r : f32
+}
+
+// nextafter(x, -inf) (equinox's prevbefore), on the bits: one ulp towards
+// -inf is one less for a positive float and one more for a negative one.
+func.func private @prevbefore(%x: f32) -> f32 {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %c1 = arith.constant 1 : i32
+  // 0x80000001, the smallest negative subnormal: nextafter(+-0, -inf).
+  %neg_tiny = arith.constant -2147483647 : i32
+  %bits = arith.bitcast %x : f32 to i32
+  %down = arith.subi %bits, %c1 : i32
+  %up = arith.addi %bits, %c1 : i32
+  %pos = arith.cmpf ogt, %x, %zero : f32
+  %is_zero = arith.cmpf oeq, %x, %zero : f32
+  // -inf and NaN stay as they are.
+  %neg = arith.cmpf ogt, %x, %ninf : f32
+  %r0 = arith.select %neg, %up, %bits : i32
+  %r1 = arith.select %is_zero, %neg_tiny, %r0 : i32
+  %r2 = arith.select %pos, %down, %r1 : i32
+  %r = arith.bitcast %r2 : i32 to f32
+  return %r : f32
+}
+
+// 2^-level, exactly, built from its exponent bits: the tree's cell widths
+// are powers of two, and pow would leave their exactness to the lowering.
+// Valid for levels 0 to 126, that is for any normalised tolerance at or above
+// 2^-126.
+func.func private @pow2_neg(%level: i32) -> f32 {
+  %bias = arith.constant 127 : i32
+  %c23 = arith.constant 23 : i32
+  %exp = arith.subi %bias, %level : i32
+  %bits = arith.shli %exp, %c23 : i32
+  %r = arith.bitcast %bits : i32 to f32
+  return %r : f32
+}
+
+// W(r) of diffrax's VirtualBrownianTree on the normalised interval [0, 1]
+// (`_evaluate_leaf` with BrownianIncrement): a Brownian bridge refined on
+// dyadic cells down to the tolerance, then an exact bridge sample inside the
+// final cell. `leaf` is the tree's key, split(key, 1)[0].
+func.func private @vbt_w(%leaf: tensor<2xi32>, %r: f32, %tol_n: f32) -> f32 {
+  %i0 = arith.constant 0 : i32
+  %i1 = arith.constant 1 : i32
+  %f0 = arith.constant 0.0 : f32
+  %half = arith.constant 0.5 : f32
+  %two = arith.constant 2.0 : f32
+  %keys = loom.random.split %leaf : tensor<2x2xi32>
+  %state_key = tensor.extract_slice %keys[0, 0] [1, 2] [1, 1]
+      : tensor<2x2xi32> to tensor<2xi32>
+  %init_key_w = tensor.extract_slice %keys[1, 0] [1, 2] [1, 1]
+      : tensor<2x2xi32> to tensor<2xi32>
+  %w1 = loom.random.normal %init_key_w : f32
+
+  // (W_s, W_u, W_su) on the cell [s, s + 2^-level] that contains r. The trip
+  // count depends only on the tolerance, never on r or the key.
+  %d:6 = scf.while (%level = %i0, %s = %f0, %w_s = %f0, %w_u = %w1,
+                    %w_su = %w1, %key = %state_key)
+      : (i32, f32, f32, f32, f32, tensor<2xi32>)
+     -> (i32, f32, f32, f32, f32, tensor<2xi32>) {
+    %su = func.call @pow2_neg(%level) : (i32) -> f32
+    %finer = arith.cmpf ogt, %su, %tol_n : f32
+    scf.condition(%finer) %level, %s, %w_s, %w_u, %w_su, %key
+        : i32, f32, f32, f32, f32, tensor<2xi32>
+  } do {
+  ^bb0(%level: i32, %s: f32, %w_s: f32, %w_u: f32, %w_su: f32,
+       %key: tensor<2xi32>):
+    %split = loom.random.split %key : tensor<3x2xi32>
+    %key_st = tensor.extract_slice %split[0, 0] [1, 2] [1, 1]
+        : tensor<3x2xi32> to tensor<2xi32>
+    %key_mid = tensor.extract_slice %split[1, 0] [1, 2] [1, 1]
+        : tensor<3x2xi32> to tensor<2xi32>
+    %key_tu = tensor.extract_slice %split[2, 0] [1, 2] [1, 1]
+        : tensor<3x2xi32> to tensor<2xi32>
+    %su = func.call @pow2_neg(%level) : (i32) -> f32
+    %st = arith.divf %su, %two : f32
+    %t = arith.addf %s, %st : f32
+    %root_su = math.sqrt %su : f32
+    %mean = arith.mulf %half, %w_su : f32
+    %scale = arith.divf %root_su, %two : f32
+    %z = loom.random.normal %key_mid : f32
+    %term2 = arith.mulf %scale, %z : f32
+    %w_st = arith.addf %mean, %term2 : f32
+    %w_tu = arith.subf %mean, %term2 : f32
+    %w_t = arith.addf %w_s, %w_st : f32
+    // The right half continues with key_st and the left with key_tu, as
+    // diffrax names them.
+    %right = arith.cmpf ogt, %r, %t : f32
+    %s_new = arith.select %right, %t, %s : f32
+    %key_new = arith.select %right, %key_st, %key_tu : tensor<2xi32>
+    %w_s_new = arith.select %right, %w_t, %w_s : f32
+    %w_u_new = arith.select %right, %w_u, %w_t : f32
+    %w_su_new = arith.select %right, %w_tu, %w_st : f32
+    %level_new = arith.addi %level, %i1 : i32
+    scf.yield %level_new, %s_new, %w_s_new, %w_u_new, %w_su_new, %key_new
+        : i32, f32, f32, f32, f32, tensor<2xi32>
+  }
+
+  %su = func.call @pow2_neg(%d#0) : (i32) -> f32
+  %r_s = arith.subf %r, %d#1 : f32
+  %sr = arith.maximumf %r_s, %f0 : f32
+  // ru from su - sr rather than from u - r keeps su = sr + ru whatever the
+  // cancellation.
+  %su_sr = arith.subf %su, %sr : f32
+  %ru = arith.maximumf %su_sr, %f0 : f32
+  %frac = arith.divf %sr, %su : f32
+  %lin = arith.mulf %frac, %d#4 : f32
+  %w_mean = arith.addf %d#2, %lin : f32
+  %z = loom.random.normal %d#5 : f32
+  %var_num = arith.mulf %sr, %ru : f32
+  %var = arith.divf %var_num, %su : f32
+  %sd = math.sqrt %var : f32
+  %bridge = arith.mulf %sd, %z : f32
+  %w = arith.addf %w_mean, %bridge : f32
+  return %w : f32
+}
+
+// One lane: diffeqsolve of dy = f dt + g dW with Heun,
+// PIDController(rtol=1e-3, atol=1e-6) and SaveAt(ts=linspace(t0, t1, 100)),
+// W a VirtualBrownianTree(t0, t1, tol=dt0/2) keyed by this lane's key.
+func.func @solve_sde(
+    %y0: tensor<1xf32> {loom.name = "y0"},
+    %key: tensor<2xi32> {loom.name = "key"},
+    %t0: f32 {loom.name = "t0", loom.default = 0.0 : f32},
+    %t1: f32 {loom.name = "t1", loom.default = 0.1 : f32},
+    %dt0: f32 {loom.name = "dt0", loom.default = 0.05 : f32},
+    %theta: f32 {loom.name = "theta", loom.default = 0.1 : f32},
+    %max_steps: i32 {loom.name = "max_steps", loom.default = 100 : i32})
+    -> (tensor<100x1xf32> {loom.name = "ys"},
+        i32 {loom.name = "num_steps"},
+        i32 {loom.name = "num_accepted_steps"},
+        i32 {loom.name = "num_rejected_steps"},
+        i32 {loom.name = "result"}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c100 = arith.constant 100 : index
+  %i0 = arith.constant 0 : i32
+  %i1 = arith.constant 1 : i32
+  %n_saves = arith.constant 100 : i32
+  %last_save = arith.constant 99 : i32
+  %f0 = arith.constant 0.0 : f32
+  %half = arith.constant 0.5 : f32
+  %neg_half = arith.constant -0.5 : f32
+  %one = arith.constant 1.0 : f32
+  %two = arith.constant 2.0 : f32
+  %neg_two = arith.constant -2.0 : f32
+  %three = arith.constant 3.0 : f32
+  %inf = arith.constant 0x7F800000 : f32
+  %rtol = arith.constant 1.0e-3 : f32
+  %atol = arith.constant 1.0e-6 : f32
+  %safety = arith.constant 0.9 : f32
+  %factormin = arith.constant 0.2 : f32
+  %factormax = arith.constant 10.0 : f32
+  // 1 / error_order: strong order 0.5 + 0.5 for an SDE. JAX still computes
+  // inv ** 1.0 with lax.pow.
+  %exponent = arith.constant 1.0 : f32
+  // g = 0.1 * eye(1); g @ dW is one product.
+  %g = arith.constant 0.1 : f32
+
+  %y_init = tensor.extract %y0[%c0] : tensor<1xf32>
+
+  // Slots no step reaches stay +inf (diffrax's out_ys = full(+inf)).
+  %ys_init = arith.constant dense<0x7F800000> : tensor<100x1xf32>
+
+  // t1 stepped down 100 ulps: a tnext above it is snapped to t1.
+  %t1_clip_floor = scf.for %k = %c0 to %c100 step %c1
+      iter_args(%x = %t1) -> (f32) {
+    %p = func.call @prevbefore(%x) : (f32) -> f32
+    scf.yield %p : f32
+  }
+
+  // The Brownian tree on [t0, t1]: its tolerance normalised to [0, 1], and
+  // the key of its single leaf, which is not the lane's key itself.
+  %tol = arith.divf %dt0, %two : f32
+  %len = arith.subf %t1, %t0 : f32
+  %tol_n = arith.divf %tol, %len : f32
+  %sqrt_len = math.sqrt %len : f32
+  %leaf_keys = loom.random.split %key : tensor<1x2xi32>
+  %leaf = tensor.extract_slice %leaf_keys[0, 0] [1, 2] [1, 1]
+      : tensor<1x2xi32> to tensor<2xi32>
+
+  %t_first = arith.addf %t0, %dt0 : f32
+  %tnext_init = arith.minimumf %t_first, %t1 : f32
+
+  %out:8 = scf.while (%y = %y_init, %tprev = %t0, %tnext = %tnext_init,
+                      %steps = %i0, %accepted = %i0, %rejected = %i0,
+                      %save_i = %i0, %ys = %ys_init)
+      : (f32, f32, f32, i32, i32, i32, i32, tensor<100x1xf32>)
+     -> (f32, f32, f32, i32, i32, i32, i32, tensor<100x1xf32>) {
+    %running = arith.cmpf olt, %tprev, %t1 : f32
+    %budget = arith.cmpi slt, %steps, %max_steps : i32
+    %go = arith.andi %running, %budget : i1
+    scf.condition(%go) %y, %tprev, %tnext, %steps, %accepted, %rejected,
+                       %save_i, %ys
+        : f32, f32, f32, i32, i32, i32, i32, tensor<100x1xf32>
+  } do {
+  ^bb0(%y: f32, %tprev: f32, %tnext: f32, %steps: i32, %accepted: i32,
+       %rejected: i32, %save_i: i32, %ys: tensor<100x1xf32>):
+    // The control (dt, dW) is drawn once per attempt:
+    // dW = sqrt(t1 - t0) * (W(r(tnext)) - W(r(tprev))).
+    %dt = arith.subf %tnext, %tprev : f32
+    %r_a = func.call @linear_rescale(%t0, %tprev, %t1)
+        : (f32, f32, f32) -> f32
+    %r_b = func.call @linear_rescale(%t0, %tnext, %t1)
+        : (f32, f32, f32) -> f32
+    %w_a = func.call @vbt_w(%leaf, %r_a, %tol_n)
+        : (tensor<2xi32>, f32, f32) -> f32
+    %w_b = func.call @vbt_w(%leaf, %r_b, %tol_n)
+        : (tensor<2xi32>, f32, f32) -> f32
+    %dw_n = arith.subf %w_b, %w_a : f32
+    %dw = arith.mulf %sqrt_len, %dw_n : f32
+    %g_dw = arith.mulf %g, %dw : f32
+
+    // Heun on [tprev, tnext]: k = dt * f + g dW (the ODE term first), both
+    // stages with the same dW, stage 1 at exactly tnext.
+    %f_a = func.call @vf(%tprev, %y, %theta) : (f32, f32, f32) -> f32
+    %dt_f_a = arith.mulf %dt, %f_a : f32
+    %k0 = arith.addf %dt_f_a, %g_dw : f32
+    %y_stage = arith.addf %y, %k0 : f32
+    %f_b = func.call @vf(%tnext, %y_stage, %theta) : (f32, f32, f32) -> f32
+    %dt_f_b = arith.mulf %dt, %f_b : f32
+    %k1 = arith.addf %dt_f_b, %g_dw : f32
+    %hk0 = arith.mulf %half, %k0 : f32
+    %hk1 = arith.mulf %half, %k1 : f32
+    %inc = arith.addf %hk0, %hk1 : f32
+    %y1 = arith.addf %y, %inc : f32
+    %nhk1 = arith.mulf %neg_half, %k1 : f32
+    %err_raw = arith.addf %hk0, %nhk1 : f32
+    %err_nan = arith.cmpf uno, %err_raw, %err_raw : f32
+    %err = arith.select %err_nan, %inf, %err_raw : f32
+
+    // PIDController.adapt_step_size: scaled error, then the I-controller.
+    %y1_nan = arith.cmpf uno, %y1, %y1 : f32
+    %y1_safe = arith.select %y1_nan, %y, %y1 : f32
+    %ay = math.absf %y : f32
+    %ay1 = math.absf %y1_safe : f32
+    %ymax = arith.maximumf %ay, %ay1 : f32
+    %rel = arith.mulf %ymax, %rtol : f32
+    %scale = arith.addf %atol, %rel : f32
+    %ratio = arith.divf %err, %scale : f32
+    %scaled_error = math.absf %ratio : f32
+    %keep = arith.cmpf olt, %scaled_error, %one : f32
+    %inv = arith.divf %one, %scaled_error : f32
+    %pow = math.powf %inv, %exponent : f32
+    %factor_raw = arith.mulf %safety, %pow : f32
+    // An accepted step never shrinks dt; a rejected one shrinks it to
+    // between 0.2 and 0.9 of itself.
+    %lo = arith.select %keep, %one, %factormin : f32
+    %hi = arith.select %keep, %factormax, %safety : f32
+    %factor_lo = arith.maximumf %factor_raw, %lo : f32
+    %factor = arith.minimumf %factor_lo, %hi : f32
+    %dt_new = arith.mulf %dt, %factor : f32
+    %tp_ctrl = arith.select %keep, %tnext, %tprev : f32
+    %tn_ctrl = arith.addf %tp_ctrl, %dt_new : f32
+
+    // Clip to the end: close to t1 means t1 for an accepted step, and the
+    // midpoint of what is left for a rejected one.
+    %tp_new = arith.minimumf %tp_ctrl, %t1 : f32
+    %near_end = arith.cmpf ogt, %tn_ctrl, %t1_clip_floor : f32
+    %left = arith.subf %t1, %tp_new : f32
+    %half_left = arith.mulf %half, %left : f32
+    %mid = arith.addf %tp_new, %half_left : f32
+    %t_end = arith.select %keep, %t1, %mid : f32
+    %tn_new = arith.select %near_end, %t_end, %tn_ctrl : f32
+
+    %y_new = arith.select %keep, %y1, %y : f32
+    %steps_new = arith.addi %steps, %i1 : i32
+    %keep_i = arith.extui %keep : i1 to i32
+    %accepted_new = arith.addi %accepted, %keep_i : i32
+    %reject_i = arith.subi %i1, %keep_i : i32
+    %rejected_new = arith.addi %rejected, %reject_i : i32
+
+    // Cubic Hermite dense output on the attempted [tprev, tnext] with
+    // K0 = k0 and K1 = k1 (the stage increments, g dW included):
+    // p(s) = ((a s + b) s + k0) s + y.
+    %two_y = arith.mulf %two, %y : f32
+    %two_y1 = arith.mulf %two, %y1 : f32
+    %a0 = arith.addf %k0, %k1 : f32
+    %a1 = arith.addf %a0, %two_y : f32
+    %a = arith.subf %a1, %two_y1 : f32
+    %three_y = arith.mulf %three, %y : f32
+    %three_y1 = arith.mulf %three, %y1 : f32
+    %m2k0 = arith.mulf %neg_two, %k0 : f32
+    %b0 = arith.subf %m2k0, %k1 : f32
+    %b1 = arith.subf %b0, %three_y : f32
+    %b = arith.addf %b1, %three_y1 : f32
+
+    // SaveAt(ts): every ts[i] <= tnext of an accepted step, written in
+    // place into the buffer the loop carries. ts[i] is read before i < 100
+    // is known, so the index is clamped as JAX clamps the read.
+    %saved:2 = scf.while (%i = %save_i, %buf = %ys)
+        : (i32, tensor<100x1xf32>) -> (i32, tensor<100x1xf32>) {
+      %in_range = arith.cmpi slt, %i, %n_saves : i32
+      %i_read = arith.minsi %i, %last_save : i32
+      %t_i = func.call @ts_at(%t0, %t1, %i_read) : (f32, f32, i32) -> f32
+      %due = arith.cmpf ole, %t_i, %tnext : f32
+      %c_a = arith.andi %keep, %due : i1
+      %more = arith.andi %c_a, %in_range : i1
+      scf.condition(%more) %i, %buf : i32, tensor<100x1xf32>
+    } do {
+    ^bb0(%i: i32, %buf: tensor<100x1xf32>):
+      %t_i = func.call @ts_at(%t0, %t1, %i) : (f32, f32, i32) -> f32
+      %s = func.call @linear_rescale(%tprev, %t_i, %tnext)
+          : (f32, f32, f32) -> f32
+      // jnp.polyval starts from 0 * s + a, which is a.
+      %h0 = arith.mulf %a, %s : f32
+      %h1 = arith.addf %h0, %b : f32
+      %h2 = arith.mulf %h1, %s : f32
+      %h3 = arith.addf %h2, %k0 : f32
+      %h4 = arith.mulf %h3, %s : f32
+      %y_t = arith.addf %h4, %y : f32
+      %row = arith.index_cast %i : i32 to index
+      %buf_new = tensor.insert %y_t into %buf[%row, %c0] : tensor<100x1xf32>
+      %i_next = arith.addi %i, %i1 : i32
+      scf.yield %i_next, %buf_new : i32, tensor<100x1xf32>
+    }
+
+    scf.yield %y_new, %tp_new, %tn_new, %steps_new, %accepted_new,
+              %rejected_new, %saved#0, %saved#1
+        : f32, f32, f32, i32, i32, i32, i32, tensor<100x1xf32>
+  }
+
+  // Still short of t1 after max_steps attempts: max_steps_reached.
+  %unfinished = arith.cmpf olt, %out#1, %t1 : f32
+  %result = arith.extui %unfinished : i1 to i32
+  return %out#7, %out#3, %out#4, %out#5, %result
+      : tensor<100x1xf32>, i32, i32, i32, i32
+}
+
+// jax.vmap(solve) over any batch size: one key per lane, the scalar
+// parameters shared.
+func.func @main(
+    %y0s: tensor<?x1xf32> {loom.name = "inits"},
+    %keys: tensor<?x2xi32> {loom.name = "keys"},
+    %t0: f32 {loom.name = "t0", loom.default = 0.0 : f32},
+    %t1: f32 {loom.name = "t1", loom.default = 0.1 : f32},
+    %dt0: f32 {loom.name = "dt0", loom.default = 0.05 : f32},
+    %theta: f32 {loom.name = "theta", loom.default = 0.1 : f32},
+    %max_steps: i32 {loom.name = "max_steps", loom.default = 100 : i32})
+    -> (tensor<?x100x1xf32> {loom.name = "ys"},
+        tensor<?xi32> {loom.name = "num_steps"},
+        tensor<?xi32> {loom.name = "num_accepted_steps"},
+        tensor<?xi32> {loom.name = "num_rejected_steps"},
+        tensor<?xi32> {loom.name = "result"}) {
+  %ys, %steps, %accepted, %rejected, %result =
+      loom.vmap @solve_sde(%y0s, %keys, %t0, %t1, %dt0, %theta, %max_steps)
+      in_axes [0, 0, none, none, none, none, none] out_axes [0, 0, 0, 0, 0]
+      : (tensor<?x1xf32>, tensor<?x2xi32>, f32, f32, f32, f32, i32)
+     -> (tensor<?x100x1xf32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
+         tensor<?xi32>)
+  return %ys, %steps, %accepted, %rejected, %result
+      : tensor<?x100x1xf32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
+        tensor<?xi32>
+}
