@@ -7,6 +7,7 @@
 #include "loom/InitAllDialects.h"
 #include "loom/Conversion/Passes.h"
 #include "loom/Dialect/Loom/IR/LoomDialect.h"
+#include "loom/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -33,5 +34,6 @@ void mlir::loom::registerLoomPasses() {
   // (-canonicalize, -cse, -one-shot-bufferize, ...).
   mlir::registerAllPasses();
   registerLoomConversionPasses();
+  registerLoomTransformsPasses();
   registerLoomToLLVMPipeline();
 }

@@ -1,0 +1,119 @@
+//===- Loom.h - The embedded C++ API ----------------------------*- C++ -*-===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Compile a Loom program once, call it many times with host buffers:
+//
+//   loom::CompileOptions options;
+//   options.entry = "main";
+//   auto exe = loom::Executable::compileFile("while_of_while.mlir", options);
+//   if (!exe) { std::cerr << exe.message() << "\n"; return 1; }
+//   auto outputs = exe->call({inits, keys});     // inputs are viewed, not copied
+//   if (!outputs) { std::cerr << outputs.message() << "\n"; return 1; }
+//
+// The header exposes no LLVM or MLIR type. Every failure is a value with a
+// one-line message; nothing here aborts on bad input. An Executable may be
+// called from several threads at once.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LOOM_LOOM_H
+#define LOOM_LOOM_H
+
+#include "loom/Runtime/HostBuffer.h"
+#include "loom/Support/Status.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace loom {
+
+/// Where the compiled program runs.
+enum class Backend { CPU, GPU, MPI };
+
+/// Lowering of while loops whose predicate differs between lanes.
+enum class Divergent { Auto, Masked, PerLane };
+
+/// Predicate synchronisation of loops once sharded.
+enum class LoopSync { Auto, Global, Local };
+
+/// Parses the words used on command lines ("cpu", "masked", "per-lane", ...).
+Result<Backend> parseBackend(const std::string &word);
+Result<Divergent> parseDivergent(const std::string &word);
+Result<LoopSync> parseLoopSync(const std::string &word);
+
+struct CompileOptions {
+  /// The function to call.
+  std::string entry = "main";
+  Backend backend = Backend::CPU;
+  /// Number of shards; 0 takes it from the program's mesh, or 1.
+  int shards = 0;
+  Divergent divergent = Divergent::Auto;
+  LoopSync loopSync = LoopSync::Auto;
+  /// Allow a*b+c to become a fused multiply-add. Off by default, so every
+  /// strategy and shard count computes the same bits.
+  bool fpContraction = false;
+  /// LLVM optimization level, 0 to 3.
+  int optLevel = 3;
+};
+
+/// One argument or result of the entry function.
+struct ValueInfo {
+  /// The `loom.name` attribute, or "arg<i>" / "result<i>".
+  std::string name;
+  DType dtype;
+  /// -1 marks a dynamic dimension; empty for a scalar.
+  std::vector<int64_t> shape;
+  /// The `loom.default` of an argument that may be omitted.
+  std::optional<double> defaultValue;
+};
+
+/// Time spent compiling, by stage, in seconds.
+struct CompileTimes {
+  double parse = 0, lower = 0, jit = 0;
+  double total() const { return parse + lower + jit; }
+};
+
+/// A compiled entry function.
+class Executable {
+public:
+  static Result<Executable> compile(const std::string &source,
+                                    const CompileOptions &options = {},
+                                    const std::string &bufferName = "<string>");
+  static Result<Executable> compileFile(const std::string &path,
+                                        const CompileOptions &options = {});
+
+  const std::vector<ValueInfo> &inputs() const;
+  const std::vector<ValueInfo> &outputs() const;
+  const CompileTimes &compileTimes() const;
+
+  /// The position of the input called `name`; a decimal number is taken as
+  /// a position.
+  Result<size_t> inputIndex(const std::string &name) const;
+
+  /// Calls the entry with one buffer per argument, in order; trailing
+  /// arguments that have defaults may be left out. Inputs are read in place.
+  Result<std::vector<HostBuffer>>
+  call(const std::vector<HostBuffer> &inputs) const;
+
+  /// The same, with inputs addressed by name (or position); arguments with
+  /// defaults may be left out.
+  Result<std::vector<HostBuffer>>
+  call(const std::map<std::string, HostBuffer> &inputs) const;
+
+  struct Impl;
+
+private:
+  explicit Executable(std::shared_ptr<const Impl> impl);
+  std::shared_ptr<const Impl> impl;
+};
+
+} // namespace loom
+
+#endif // LOOM_LOOM_H

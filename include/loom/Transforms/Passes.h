@@ -1,0 +1,22 @@
+//===- Passes.h - Dialect-independent Loom transforms -----------*- C++ -*-===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LOOM_TRANSFORMS_PASSES_H
+#define LOOM_TRANSFORMS_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::loom {
+
+#define GEN_PASS_DECL
+#include "loom/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "loom/Transforms/Passes.h.inc"
+
+} // namespace mlir::loom
+
+#endif // LOOM_TRANSFORMS_PASSES_H

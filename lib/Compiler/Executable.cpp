@@ -1,0 +1,509 @@
+//===- Executable.cpp - Compile a Loom program and call it ----------------===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CallABI.h"
+
+#include "loom/Conversion/Passes.h"
+#include "loom/Dialect/Loom/IR/LoomDialect.h"
+#include "loom/Dialect/Loom/IR/LoomOps.h"
+#include "loom/InitAllDialects.h"
+#include "loom/Loom.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <chrono>
+#include <mutex>
+
+using namespace loom;
+using namespace loom::detail;
+
+//===----------------------------------------------------------------------===//
+// The compiled state
+//===----------------------------------------------------------------------===//
+
+struct Executable::Impl {
+  std::vector<ValueInfo> inputs, outputs;
+  /// Groups of (input, axis) whose dynamic sizes must agree: the batch axes
+  /// of the operands one loom.vmap maps over together.
+  std::vector<std::vector<std::pair<size_t, size_t>>> batchGroups;
+  ResultLayout resultLayout;
+  CompileTimes times;
+  // The context must outlive the engine's use of the module; keep both.
+  std::unique_ptr<mlir::MLIRContext> context;
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+  void (*entry)(void **) = nullptr;
+
+  /// Nested, so it may use Executable's private constructor.
+  static Executable wrap(std::shared_ptr<const Impl> impl) {
+    return Executable(std::move(impl));
+  }
+};
+
+Executable::Executable(std::shared_ptr<const Impl> impl)
+    : impl(std::move(impl)) {}
+
+const std::vector<ValueInfo> &Executable::inputs() const {
+  return impl->inputs;
+}
+const std::vector<ValueInfo> &Executable::outputs() const {
+  return impl->outputs;
+}
+const CompileTimes &Executable::compileTimes() const { return impl->times; }
+
+//===----------------------------------------------------------------------===//
+// Compilation
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// Collects the first error as one line: "file:line:col: error: message".
+class FirstError {
+public:
+  explicit FirstError(mlir::MLIRContext &ctx)
+      : handler(&ctx, [this](mlir::Diagnostic &diag) {
+          if (diag.getSeverity() == mlir::DiagnosticSeverity::Error &&
+              message.empty()) {
+            llvm::raw_string_ostream os(message);
+            if (auto loc = llvm::dyn_cast<mlir::FileLineColLoc>(
+                    diag.getLocation()))
+              os << loc.getFilename().getValue() << ":" << loc.getLine()
+                 << ":" << loc.getColumn() << ": ";
+            os << "error: " << diag.str();
+          }
+          return mlir::success();
+        }) {}
+
+  Status status(const std::string &fallback) const {
+    return Status::error(message.empty() ? fallback : message);
+  }
+
+private:
+  std::string message;
+  mlir::ScopedDiagnosticHandler handler;
+};
+
+Result<ValueInfo> describe(mlir::Type type, std::string name,
+                           const char *what, size_t index) {
+  ValueInfo info;
+  info.name = std::move(name);
+  mlir::Type elem = type;
+  if (auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type)) {
+    elem = tensor.getElementType();
+    for (int64_t d : tensor.getShape())
+      info.shape.push_back(mlir::ShapedType::isDynamic(d) ? -1 : d);
+  } else if (!type.isIntOrFloat()) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << what << " #" << index << " has type " << type
+       << ": entry functions take and return scalars and ranked tensors";
+    return Status::error(s);
+  }
+  if (elem.isF32())
+    info.dtype = DType::F32;
+  else if (elem.isF64())
+    info.dtype = DType::F64;
+  else if (elem.isSignlessInteger(32))
+    info.dtype = DType::I32;
+  else if (elem.isSignlessInteger(64))
+    info.dtype = DType::I64;
+  else if (elem.isSignlessInteger(1))
+    info.dtype = DType::I1;
+  else {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << what << " #" << index << " has element type " << elem
+       << ": entry functions use f32, f64, i32, i64 and i1";
+    return Status::error(s);
+  }
+  return info;
+}
+
+/// Reads the entry's signature, names and defaults before lowering erases
+/// them, and marks its tensor arguments read-only so bufferization never
+/// writes into the caller's buffers.
+Status describeEntry(mlir::func::FuncOp func, Executable::Impl &impl) {
+  using mlir::loom::LoomDialect;
+  mlir::FunctionType type = func.getFunctionType();
+  for (unsigned i = 0; i < type.getNumInputs(); ++i) {
+    auto name = func.getArgAttrOfType<mlir::StringAttr>(
+        i, LoomDialect::kNameAttrName);
+    auto info = describe(type.getInput(i),
+                         name ? name.str() : "arg" + std::to_string(i),
+                         "argument", i);
+    if (!info)
+      return Status::error("@" + func.getSymName().str() + ": " +
+                           info.message());
+    if (auto def = func.getArgAttr(i, LoomDialect::kDefaultAttrName)) {
+      if (auto f = llvm::dyn_cast<mlir::FloatAttr>(def))
+        info->defaultValue = f.getValueAsDouble();
+      else if (auto n = llvm::dyn_cast<mlir::IntegerAttr>(def))
+        info->defaultValue = static_cast<double>(n.getValue().getSExtValue());
+    }
+    impl.inputs.push_back(info.take());
+    if (llvm::isa<mlir::TensorType>(type.getInput(i)))
+      func.setArgAttr(i, mlir::bufferization::BufferizationDialect::
+                             kWritableAttrName,
+                      mlir::BoolAttr::get(func.getContext(), false));
+  }
+  for (unsigned i = 0; i < type.getNumResults(); ++i) {
+    auto name = func.getResultAttrOfType<mlir::StringAttr>(
+        i, LoomDialect::kNameAttrName);
+    auto info = describe(type.getResult(i),
+                         name ? name.str() : "result" + std::to_string(i),
+                         "result", i);
+    if (!info)
+      return Status::error("@" + func.getSymName().str() + ": " +
+                           info.message());
+    impl.outputs.push_back(info.take());
+  }
+  // Operands that one loom.vmap batches together must agree on the batch.
+  func.walk([&](mlir::loom::VmapOp vmap) {
+    std::vector<std::pair<size_t, size_t>> group;
+    for (auto [operand, axis] :
+         llvm::zip(vmap.getInputs(), vmap.getInAxes())) {
+      auto arg = llvm::dyn_cast<mlir::BlockArgument>(operand);
+      if (axis == mlir::loom::VmapOp::kNotBatched || !arg ||
+          arg.getOwner() != &func.getBody().front())
+        continue;
+      group.emplace_back(arg.getArgNumber(), axis);
+    }
+    if (group.size() > 1)
+      impl.batchGroups.push_back(std::move(group));
+  });
+  return Status::success();
+}
+
+/// Erases the functions the entry cannot reach: they would only cost
+/// compile time, and may need passes (loom-vmap) the entry does not.
+void keepReachable(mlir::ModuleOp module, mlir::func::FuncOp entry) {
+  llvm::SmallPtrSet<mlir::Operation *, 16> reached;
+  llvm::SmallVector<mlir::Operation *> worklist{entry};
+  mlir::SymbolTable symbols(module);
+  while (!worklist.empty()) {
+    mlir::Operation *op = worklist.pop_back_val();
+    if (!reached.insert(op).second)
+      continue;
+    auto uses = mlir::SymbolTable::getSymbolUses(op);
+    if (!uses)
+      continue;
+    for (const mlir::SymbolTable::SymbolUse &use : *uses)
+      if (mlir::Operation *callee = symbols.lookup(
+              use.getSymbolRef().getRootReference()))
+        worklist.push_back(callee);
+  }
+  for (auto func :
+       llvm::make_early_inc_range(module.getOps<mlir::func::FuncOp>()))
+    if (!reached.count(func))
+      func.erase();
+}
+
+std::string divergentWord(Divergent d) {
+  switch (d) {
+  case Divergent::Auto:
+    return "auto";
+  case Divergent::Masked:
+    return "masked";
+  case Divergent::PerLane:
+    return "per-lane";
+  }
+  return "auto";
+}
+
+Status checkOptions(const CompileOptions &options) {
+  if (options.backend == Backend::GPU)
+    return Status::error("backend 'gpu' is not available in this build of "
+                         "Loom yet (use --backend cpu)");
+  if (options.backend == Backend::MPI)
+    return Status::error("backend 'mpi' is not available in this build of "
+                         "Loom yet (use --backend cpu)");
+  if (options.shards < 0)
+    return Status::error("shards must be positive, got " +
+                         std::to_string(options.shards));
+  if (options.shards > 1)
+    return Status::error("sharding over " + std::to_string(options.shards) +
+                         " shards is not available yet (use 1)");
+  if (options.optLevel < 0 || options.optLevel > 3)
+    return Status::error("optimization level must be 0 to 3, got " +
+                         std::to_string(options.optLevel));
+  return Status::success();
+}
+
+void initializeLLVMOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    // The pipelines are assembled from registered pass names.
+    mlir::loom::registerLoomPasses();
+  });
+}
+
+} // namespace
+
+static Result<Executable> compileBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
+                                        const CompileOptions &options) {
+  if (Status s = checkOptions(options); !s.ok())
+    return s;
+  initializeLLVMOnce();
+  auto impl = std::make_shared<Executable::Impl>();
+  mlir::DialectRegistry registry;
+  mlir::loom::registerAllLoom(registry);
+  mlir::registerBuiltinDialectTranslation(registry);
+  mlir::registerLLVMDialectTranslation(registry);
+  impl->context = std::make_unique<mlir::MLIRContext>(
+      registry, mlir::MLIRContext::Threading::DISABLED);
+  mlir::MLIRContext &ctx = *impl->context;
+  FirstError errors(ctx);
+
+  auto start = Clock::now();
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &ctx);
+  if (!module)
+    return errors.status("could not parse the program");
+  auto entry = module->lookupSymbol<mlir::func::FuncOp>(options.entry);
+  if (!entry || entry.isExternal())
+    return Status::error("no entry function @" + options.entry +
+                         " in the program");
+  if (Status s = describeEntry(entry, *impl); !s.ok())
+    return s;
+  keepReachable(*module, entry);
+  impl->times.parse = secondsSince(start);
+
+  start = Clock::now();
+  mlir::PassManager pm(&ctx);
+  bool hasVmap = false;
+  module->walk([&](mlir::loom::VmapOp) { hasVmap = true; });
+  if (hasVmap && mlir::PassInfo::lookup("loom-vmap")) {
+    if (failed(mlir::parsePassPipeline(
+            "loom-vmap{divergent=" + divergentWord(options.divergent) + "}",
+            pm)))
+      return Status::error("internal error: cannot build the loom-vmap stage");
+  }
+  mlir::loom::LoomToLLVMOptions lowering;
+  lowering.fpContraction = options.fpContraction;
+  mlir::loom::buildLoomToLLVMPipeline(pm, lowering);
+  if (failed(pm.run(*module)))
+    return errors.status("lowering failed");
+  impl->times.lower = secondsSince(start);
+
+  start = Clock::now();
+  auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!tmBuilder)
+    return Status::error("cannot target this host: " +
+                         llvm::toString(tmBuilder.takeError()));
+  auto level = static_cast<llvm::CodeGenOptLevel>(options.optLevel);
+  tmBuilder->setCodeGenOptLevel(level);
+  tmBuilder->getOptions().AllowFPOpFusion =
+      options.fpContraction ? llvm::FPOpFusion::Fast
+                            : llvm::FPOpFusion::Strict;
+  auto tm = tmBuilder->createTargetMachine();
+  if (!tm)
+    return Status::error("cannot target this host: " +
+                         llvm::toString(tm.takeError()));
+  // The transformer is passed by function_ref: it must outlive create().
+  std::function<llvm::Error(llvm::Module *)> transformer =
+      mlir::makeOptimizingTransformer(options.optLevel, /*sizeLevel=*/0,
+                                      tm->get());
+  mlir::ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = transformer;
+  engineOptions.jitCodeGenOptLevel = level;
+  auto engine =
+      mlir::ExecutionEngine::create(*module, engineOptions, std::move(*tm));
+  if (!engine)
+    return Status::error("JIT compilation failed: " +
+                         llvm::toString(engine.takeError()));
+  impl->engine = std::move(*engine);
+  auto fn = impl->engine->lookupPacked(options.entry);
+  if (!fn)
+    return Status::error("JIT compilation failed: " +
+                         llvm::toString(fn.takeError()));
+  impl->entry = *fn;
+  impl->times.jit = secondsSince(start);
+  impl->resultLayout = layoutResults(impl->outputs);
+  return Executable::Impl::wrap(std::move(impl));
+}
+
+Result<Executable> Executable::compile(const std::string &source,
+                                       const CompileOptions &options,
+                                       const std::string &bufferName) {
+  return compileBuffer(llvm::MemoryBuffer::getMemBufferCopy(source, bufferName),
+                       options);
+}
+
+Result<Executable> Executable::compileFile(const std::string &path,
+                                           const CompileOptions &options) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    return Status::error(path + ": " + buffer.getError().message());
+  return compileBuffer(std::move(*buffer), options);
+}
+
+//===----------------------------------------------------------------------===//
+// Calls
+//===----------------------------------------------------------------------===//
+
+static std::string shapeString(const std::vector<int64_t> &shape, DType dtype) {
+  std::string s;
+  for (int64_t d : shape)
+    s += (d < 0 ? std::string("?") : std::to_string(d)) + "x";
+  return s + dtypeName(dtype);
+}
+
+/// Checks one input against its argument: dtype (u32 passes for i32 since
+/// keys are unsigned words in signless tensors), rank and static sizes.
+static Status checkInput(const ValueInfo &info, size_t index,
+                         const HostBuffer &buffer) {
+  bool dtypeOk = buffer.dtype() == info.dtype ||
+                 (info.dtype == DType::I32 && buffer.dtype() == DType::U32);
+  bool shapeOk = buffer.rank() == info.shape.size();
+  for (size_t k = 0; shapeOk && k < info.shape.size(); ++k)
+    shapeOk = info.shape[k] < 0 || info.shape[k] == buffer.shape()[k];
+  if (dtypeOk && shapeOk)
+    return Status::success();
+  return Status::error("input '" + info.name + "' (#" + std::to_string(index) +
+                       ") must be " + shapeString(info.shape, info.dtype) +
+                       ", got " + buffer.typeString());
+}
+
+Result<size_t> Executable::inputIndex(const std::string &name) const {
+  for (size_t i = 0; i < impl->inputs.size(); ++i)
+    if (impl->inputs[i].name == name)
+      return i;
+  if (!name.empty() &&
+      name.find_first_not_of("0123456789") == std::string::npos) {
+    size_t i = std::stoul(name);
+    if (i < impl->inputs.size())
+      return i;
+  }
+  std::string known;
+  for (const ValueInfo &info : impl->inputs)
+    known += (known.empty() ? "" : ", ") + info.name;
+  return Status::error("the entry has no input '" + name + "' (inputs: " +
+                       known + ")");
+}
+
+static Result<HostBuffer> defaultBuffer(const ValueInfo &info) {
+  Result<HostBuffer> buffer = HostBuffer::zeros(info.dtype, {});
+  if (!buffer)
+    return buffer;
+  double v = *info.defaultValue;
+  switch (info.dtype) {
+  case DType::F32:
+    *buffer->dataAs<float>() = static_cast<float>(v);
+    break;
+  case DType::F64:
+    *buffer->dataAs<double>() = v;
+    break;
+  case DType::I32:
+  case DType::U32:
+    *buffer->dataAs<int32_t>() = static_cast<int32_t>(v);
+    break;
+  case DType::I64:
+    *buffer->dataAs<int64_t>() = static_cast<int64_t>(v);
+    break;
+  case DType::I1:
+    *buffer->dataAs<uint8_t>() = v != 0;
+    break;
+  }
+  return buffer;
+}
+
+Result<std::vector<HostBuffer>>
+Executable::call(const std::map<std::string, HostBuffer> &named) const {
+  std::vector<const HostBuffer *> slots(impl->inputs.size(), nullptr);
+  for (const auto &[name, buffer] : named) {
+    Result<size_t> index = inputIndex(name);
+    if (!index)
+      return index.status();
+    if (slots[*index])
+      return Status::error("input '" + impl->inputs[*index].name +
+                           "' is given twice");
+    slots[*index] = &buffer;
+  }
+  std::vector<HostBuffer> filled;
+  filled.reserve(slots.size());
+  std::vector<HostBuffer> ordered;
+  for (size_t i = 0; i < slots.size(); ++i) {
+    if (slots[i]) {
+      ordered.push_back(*slots[i]);
+      continue;
+    }
+    const ValueInfo &info = impl->inputs[i];
+    if (!info.defaultValue)
+      return Status::error("input '" + info.name + "' (#" + std::to_string(i) +
+                           ") is missing and has no default");
+    Result<HostBuffer> def = defaultBuffer(info);
+    if (!def)
+      return def.status();
+    ordered.push_back(def.take());
+  }
+  return call(ordered);
+}
+
+Result<std::vector<HostBuffer>>
+Executable::call(const std::vector<HostBuffer> &given) const {
+  const std::vector<ValueInfo> &sig = impl->inputs;
+  if (given.size() > sig.size())
+    return Status::error("the entry takes " + std::to_string(sig.size()) +
+                         " inputs, got " + std::to_string(given.size()));
+  std::vector<HostBuffer> defaults;
+  defaults.reserve(sig.size());
+  std::vector<const HostBuffer *> inputs;
+  for (size_t i = 0; i < sig.size(); ++i) {
+    if (i < given.size()) {
+      if (Status s = checkInput(sig[i], i, given[i]); !s.ok())
+        return s;
+      inputs.push_back(&given[i]);
+      continue;
+    }
+    if (!sig[i].defaultValue)
+      return Status::error("input '" + sig[i].name + "' (#" +
+                           std::to_string(i) +
+                           ") is missing and has no default");
+    Result<HostBuffer> def = defaultBuffer(sig[i]);
+    if (!def)
+      return def.status();
+    defaults.push_back(def.take());
+    inputs.push_back(&defaults.back());
+  }
+  for (const auto &group : impl->batchGroups) {
+    auto [first, firstAxis] = group.front();
+    int64_t batch = inputs[first]->shape()[firstAxis];
+    for (auto [i, axis] : group)
+      if (inputs[i]->shape()[axis] != batch)
+        return Status::error(
+            "inputs '" + sig[first].name + "' and '" + sig[i].name +
+            "' are mapped together but have batch sizes " +
+            std::to_string(batch) + " and " +
+            std::to_string(inputs[i]->shape()[axis]));
+  }
+  PackedCall packed;
+  packArguments(sig, inputs, impl->resultLayout, packed);
+  impl->entry(packed.pointers.data());
+  return unpackResults(impl->outputs, impl->resultLayout, packed, inputs);
+}

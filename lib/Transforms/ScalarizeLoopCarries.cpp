@@ -1,0 +1,173 @@
+//===- ScalarizeLoopCarries.cpp - Small tensor carries as scalars ---------===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "loom/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::loom {
+#define GEN_PASS_DEF_LOOMSCALARIZELOOPCARRIES
+#include "loom/Transforms/Passes.h.inc"
+} // namespace mlir::loom
+
+using namespace mlir;
+
+namespace {
+
+/// Splits small static tensors into their elements and back.
+struct Scalarizer {
+  int64_t maxElements;
+
+  RankedTensorType small(Type type) const {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape() || tensor.getNumElements() == 0 ||
+        tensor.getNumElements() > maxElements)
+      return {};
+    return tensor;
+  }
+
+  SmallVector<Type> expandTypes(TypeRange types) const {
+    SmallVector<Type> out;
+    for (Type t : types) {
+      if (auto tensor = small(t))
+        out.append(tensor.getNumElements(), tensor.getElementType());
+      else
+        out.push_back(t);
+    }
+    return out;
+  }
+
+  /// Every element of each small tensor, in row-major order.
+  SmallVector<Value> expand(OpBuilder &b, Location loc,
+                            ValueRange values) const {
+    SmallVector<Value> out;
+    for (Value v : values) {
+      auto tensor = small(v.getType());
+      if (!tensor) {
+        out.push_back(v);
+        continue;
+      }
+      for (int64_t flat = 0; flat < tensor.getNumElements(); ++flat) {
+        SmallVector<Value> indices(tensor.getRank());
+        int64_t rest = flat;
+        for (int64_t d = tensor.getRank(); d-- > 0;) {
+          indices[d] = b.create<arith::ConstantIndexOp>(
+              loc, rest % tensor.getDimSize(d));
+          rest /= tensor.getDimSize(d);
+        }
+        out.push_back(b.create<tensor::ExtractOp>(loc, v, indices));
+      }
+    }
+    return out;
+  }
+
+  /// The inverse of expand: rebuilds values of `types` from `scalars`.
+  SmallVector<Value> collapse(OpBuilder &b, Location loc, TypeRange types,
+                              ValueRange scalars) const {
+    SmallVector<Value> out;
+    size_t next = 0;
+    for (Type t : types) {
+      auto tensor = small(t);
+      if (!tensor) {
+        out.push_back(scalars[next++]);
+        continue;
+      }
+      int64_t n = tensor.getNumElements();
+      out.push_back(b.create<tensor::FromElementsOp>(
+          loc, tensor, scalars.slice(next, n)));
+      next += n;
+    }
+    return out;
+  }
+
+  /// Replaces each small-tensor argument of `block` by its elements.
+  void expandArguments(PatternRewriter &rewriter, Block &block) const {
+    for (unsigned i = block.getNumArguments(); i-- > 0;) {
+      BlockArgument arg = block.getArgument(i);
+      auto tensor = small(arg.getType());
+      if (!tensor)
+        continue;
+      SmallVector<Value> elements;
+      for (int64_t k = 0; k < tensor.getNumElements(); ++k)
+        elements.push_back(block.insertArgument(
+            i + 1 + k, tensor.getElementType(), arg.getLoc()));
+      rewriter.setInsertionPointToStart(&block);
+      Value rebuilt = rewriter.create<tensor::FromElementsOp>(
+          arg.getLoc(), tensor, elements);
+      rewriter.replaceAllUsesWith(arg, rebuilt);
+      block.eraseArgument(i);
+    }
+  }
+};
+
+// while(x : tensor<N>) => while(x0..xN-1 : scalars), with from_elements at
+// each block entry and extracts at each terminator and before the loop.
+struct ScalarizeWhileCarries : OpRewritePattern<scf::WhileOp> {
+  ScalarizeWhileCarries(MLIRContext *ctx, Scalarizer scalarizer)
+      : OpRewritePattern(ctx), s(scalarizer) {}
+
+  LogicalResult matchAndRewrite(scf::WhileOp op,
+                                PatternRewriter &rewriter) const override {
+    auto isSmall = [&](Type t) { return static_cast<bool>(s.small(t)); };
+    if (!llvm::any_of(op.getOperandTypes(), isSmall) &&
+        !llvm::any_of(op.getResultTypes(), isSmall))
+      return failure();
+    Location loc = op.getLoc();
+    SmallVector<Value> inits = s.expand(rewriter, loc, op.getInits());
+    auto loop = rewriter.create<scf::WhileOp>(
+        loc, s.expandTypes(op.getResultTypes()), inits, op->getAttrs());
+    rewriter.inlineRegionBefore(op.getBefore(), loop.getBefore(),
+                                loop.getBefore().end());
+    rewriter.inlineRegionBefore(op.getAfter(), loop.getAfter(),
+                                loop.getAfter().end());
+    s.expandArguments(rewriter, *loop.getBeforeBody());
+    s.expandArguments(rewriter, *loop.getAfterBody());
+
+    scf::ConditionOp cond = loop.getConditionOp();
+    rewriter.setInsertionPoint(cond);
+    SmallVector<Value> forwarded = s.expand(rewriter, loc, cond.getArgs());
+    rewriter.modifyOpInPlace(
+        cond, [&] { cond.getArgsMutable().assign(forwarded); });
+    scf::YieldOp yield = loop.getYieldOp();
+    rewriter.setInsertionPoint(yield);
+    SmallVector<Value> yielded = s.expand(rewriter, loc, yield.getResults());
+    rewriter.modifyOpInPlace(
+        yield, [&] { yield.getResultsMutable().assign(yielded); });
+
+    rewriter.setInsertionPointAfter(loop);
+    rewriter.replaceOp(op, s.collapse(rewriter, loc, op.getResultTypes(),
+                                      loop.getResults()));
+    return success();
+  }
+
+  Scalarizer s;
+};
+
+struct LoomScalarizeLoopCarries
+    : loom::impl::LoomScalarizeLoopCarriesBase<LoomScalarizeLoopCarries> {
+  using LoomScalarizeLoopCarriesBase::LoomScalarizeLoopCarriesBase;
+
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<ScalarizeWhileCarries>(&getContext(),
+                                        Scalarizer{maxElements});
+    // The folds that make the scalars pay off: extract(from_elements) and
+    // extract(generate).
+    tensor::ExtractOp::getCanonicalizationPatterns(patterns, &getContext());
+    tensor::FromElementsOp::getCanonicalizationPatterns(patterns,
+                                                        &getContext());
+    tensor::GenerateOp::getCanonicalizationPatterns(patterns, &getContext());
+    if (failed(applyPatternsAndFoldGreedily(getOperation(),
+                                            std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace

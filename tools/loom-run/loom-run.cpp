@@ -1,0 +1,246 @@
+//===- loom-run.cpp - JIT-compile and run a Loom program ------------------===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+//
+//   loom-run FILE [--entry NAME] --input NAME=SPEC ... [--output-dir DIR]
+//            [--repeat N] [--time]
+//
+// SPEC is a .npy path, `fill:VALUE:SHAPExDTYPE`, `jax-split:SEED:COUNT` or
+// `jax-split-partitionable:SEED:COUNT` (with `:INDEX`, one key of those). Every problem is one line on stderr
+// and a non-zero exit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "loom/Loom.h"
+#include "loom/Runtime/Npy.h"
+#include "loom/Support/Threefry.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <map>
+
+using namespace loom;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("loom-run options");
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<program.mlir>"),
+                                      cl::Required, cl::cat(category));
+static cl::opt<std::string> entryName("entry", cl::desc("Entry function"),
+                                      cl::init("main"), cl::cat(category));
+static cl::list<std::string>
+    inputSpecs("input",
+               cl::desc("NAME=SPEC: an argument (by name or position) from a "
+                        ".npy file, fill:VALUE:SHAPExDTYPE, "
+                        "jax-split:SEED:COUNT[:INDEX] or "
+                        "jax-split-partitionable:SEED:COUNT[:INDEX]"),
+               cl::cat(category));
+static cl::opt<std::string>
+    outputDir("output-dir", cl::desc("Write each result to DIR/NAME.npy"),
+              cl::cat(category));
+static cl::opt<unsigned> repeat("repeat", cl::desc("Call the entry N times"),
+                                cl::init(1), cl::cat(category));
+static cl::opt<bool> showTime("time",
+                              cl::desc("Print compile time and call times"),
+                              cl::cat(category));
+static cl::opt<std::string> backend("backend", cl::desc("cpu | gpu | mpi"),
+                                    cl::init("cpu"), cl::cat(category));
+static cl::opt<int> shards("shards", cl::desc("Number of shards (0: from the "
+                                              "program's mesh, or 1)"),
+                           cl::init(0), cl::cat(category));
+static cl::opt<std::string>
+    divergent("divergent", cl::desc("auto | masked | per-lane"),
+              cl::init("auto"), cl::cat(category));
+static cl::opt<std::string> loopSync("loop-sync",
+                                     cl::desc("auto | global | local"),
+                                     cl::init("auto"), cl::cat(category));
+static cl::opt<bool> fpContraction("fp-contraction",
+                                   cl::desc("Allow fused multiply-add"),
+                                   cl::cat(category));
+static cl::opt<int> optLevel("O", cl::desc("LLVM optimization level (0-3)"),
+                             cl::init(3), cl::Prefix, cl::cat(category));
+
+static int fail(const std::string &message) {
+  fmt::print(stderr, "loom-run: {}\n", message);
+  return 1;
+}
+
+/// `jax-split[-partitionable]:SEED:COUNT[:INDEX]`: the keys of
+/// jax.random.split(jax.random.PRNGKey(SEED), COUNT) as COUNTx2 uint32, or
+/// the single key at INDEX (shape 2), for running one lane.
+static Result<HostBuffer> parseSplitSpec(const std::string &spec,
+                                         bool partitionable) {
+  std::vector<std::string> fields;
+  for (size_t pos = 0;;) {
+    size_t colon = spec.find(':', pos);
+    fields.push_back(spec.substr(pos, colon - pos));
+    if (colon == std::string::npos)
+      break;
+    pos = colon + 1;
+  }
+  auto number = [](const std::string &text, long long lo, long long hi,
+                   long long &out) {
+    char *end = nullptr;
+    out = std::strtoll(text.c_str(), &end, 10);
+    return !text.empty() && *end == '\0' && out >= lo && out <= hi;
+  };
+  long long seed = 0, count = 0, index = -1;
+  bool ok = (fields.size() == 3 || fields.size() == 4) &&
+            number(fields[1], INT32_MIN, INT32_MAX, seed) &&
+            number(fields[2], 1, 1LL << 30, count) &&
+            (fields.size() == 3 || number(fields[3], 0, count - 1, index));
+  if (!ok)
+    return Status::error("bad key spec '" + spec + "' (expected " + fields[0] +
+                         ":SEED:COUNT[:INDEX] with an int32 seed, a positive "
+                         "count and an index below it)");
+  std::vector<uint32_t> words = threefry::split(
+      threefry::prngKey(static_cast<int32_t>(seed)), count, partitionable);
+  if (index >= 0)
+    words = {words[2 * index], words[2 * index + 1]};
+  std::vector<int64_t> shape = index >= 0 ? std::vector<int64_t>{2}
+                                          : std::vector<int64_t>{count, 2};
+  Result<HostBuffer> buffer = HostBuffer::zeros(DType::U32, shape);
+  if (buffer)
+    std::memcpy(buffer->data(), words.data(), words.size() * 4);
+  return buffer;
+}
+
+static Result<HostBuffer> parseSpec(const std::string &spec) {
+  if (spec.rfind("fill:", 0) == 0)
+    return parseFillSpec(spec);
+  if (spec.rfind("jax-split-partitionable:", 0) == 0)
+    return parseSplitSpec(spec, /*partitionable=*/true);
+  if (spec.rfind("jax-split:", 0) == 0)
+    return parseSplitSpec(spec, /*partitionable=*/false);
+  return readNpy(spec);
+}
+
+/// One line: name, type, and a few statistics of the values.
+static std::string summarize(const std::string &name, const HostBuffer &b) {
+  std::string line = fmt::format("{}: {}", name, b.typeString());
+  int64_t n = b.numElements();
+  if (n == 0)
+    return line;
+  auto value = [&](int64_t i) -> double {
+    switch (b.dtype()) {
+    case DType::F32:
+      return b.dataAs<float>()[i];
+    case DType::F64:
+      return b.dataAs<double>()[i];
+    case DType::I32:
+      return b.dataAs<int32_t>()[i];
+    case DType::U32:
+      return b.dataAs<uint32_t>()[i];
+    case DType::I64:
+      return static_cast<double>(b.dataAs<int64_t>()[i]);
+    case DType::I1:
+      return b.dataAs<uint8_t>()[i];
+    }
+    return 0;
+  };
+  double lo = value(0), hi = value(0), sum = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double v = value(i);
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+    sum += v;
+  }
+  line += fmt::format(" min={:.9g} max={:.9g} mean={:.9g} [", lo, hi, sum / n);
+  for (int64_t i = 0; i < std::min<int64_t>(n, 4); ++i)
+    line += fmt::format("{}{:.9g}", i ? ", " : "", value(i));
+  return line + (n > 4 ? ", ...]" : "]");
+}
+
+int main(int argc, char **argv) {
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "Loom JIT runner: compile a program and run "
+                              "its entry on .npy or generated inputs\n");
+
+  CompileOptions options;
+  options.entry = entryName;
+  options.shards = shards;
+  options.fpContraction = fpContraction;
+  options.optLevel = optLevel;
+  auto be = parseBackend(backend);
+  if (!be)
+    return fail(be.message());
+  options.backend = *be;
+  auto dv = parseDivergent(divergent);
+  if (!dv)
+    return fail(dv.message());
+  options.divergent = *dv;
+  auto ls = parseLoopSync(loopSync);
+  if (!ls)
+    return fail(ls.message());
+  options.loopSync = *ls;
+  if (repeat == 0)
+    return fail("--repeat must be at least 1");
+
+  auto exe = Executable::compileFile(inputFile, options);
+  if (!exe)
+    return fail(exe.message());
+
+  std::map<std::string, HostBuffer> inputs;
+  for (const std::string &item : inputSpecs) {
+    size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      return fail("bad --input '" + item + "' (expected NAME=SPEC)");
+    std::string name = item.substr(0, eq);
+    auto index = exe->inputIndex(name);
+    if (!index)
+      return fail(index.message());
+    auto buffer = parseSpec(item.substr(eq + 1));
+    if (!buffer)
+      return fail("input '" + name + "': " + buffer.message());
+    inputs[name] = buffer.take();
+  }
+
+  using Clock = std::chrono::steady_clock;
+  std::vector<double> seconds;
+  Result<std::vector<HostBuffer>> outputs = Status::error("not called");
+  for (unsigned r = 0; r < repeat; ++r) {
+    auto start = Clock::now();
+    outputs = exe->call(inputs);
+    seconds.push_back(
+        std::chrono::duration<double>(Clock::now() - start).count());
+    if (!outputs)
+      return fail(outputs.message());
+  }
+
+  if (!outputDir.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
+      return fail("cannot create output directory '" + outputDir +
+                  "': " + ec.message());
+  }
+  for (size_t i = 0; i < outputs->size(); ++i) {
+    const std::string &name = exe->outputs()[i].name;
+    fmt::print("{}\n", summarize(name, (*outputs)[i]));
+    if (outputDir.empty())
+      continue;
+    llvm::SmallString<256> path(outputDir);
+    llvm::sys::path::append(path, name + ".npy");
+    if (Status s = writeNpy(std::string(path), (*outputs)[i]); !s.ok())
+      return fail(s.message());
+  }
+
+  if (showTime) {
+    const CompileTimes &t = exe->compileTimes();
+    std::sort(seconds.begin(), seconds.end());
+    fmt::print("compile: {:.1f} ms (parse {:.1f}, lower {:.1f}, jit {:.1f})\n",
+               1e3 * t.total(), 1e3 * t.parse, 1e3 * t.lower, 1e3 * t.jit);
+    fmt::print("call: median {:.3f} ms, min {:.3f} ms over {} calls\n",
+               1e3 * seconds[seconds.size() / 2], 1e3 * seconds.front(),
+               seconds.size());
+  }
+  return 0;
+}
