@@ -7,6 +7,8 @@
 #include "loom/InitAllDialects.h"
 #include "loom/Conversion/Passes.h"
 #include "loom/Dialect/Loom/IR/LoomDialect.h"
+#include "loom/Dialect/Loom/Transforms/BatchingOpInterfaceImpl.h"
+#include "loom/Dialect/Loom/Transforms/Passes.h"
 #include "loom/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -25,14 +27,14 @@ void mlir::loom::registerLoomDialects(mlir::DialectRegistry &registry) {
 }
 
 void mlir::loom::registerLoomInterfaces(mlir::DialectRegistry &registry) {
-  // Filled as passes that need external models arrive.
-  (void)registry;
+  registerBatchingOpInterfaceExternalModels(registry);
 }
 
 void mlir::loom::registerLoomPasses() {
   // Upstream passes too, so loom-opt follows mlir-opt's conventions
   // (-canonicalize, -cse, -one-shot-bufferize, ...).
   mlir::registerAllPasses();
+  registerLoomDialectTransformsPasses();
   registerLoomConversionPasses();
   registerLoomTransformsPasses();
   registerLoomToLLVMPipeline();

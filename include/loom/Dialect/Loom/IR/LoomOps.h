@@ -8,6 +8,7 @@
 #define LOOM_DIALECT_LOOM_IR_LOOMOPS_H
 
 #include "loom/Dialect/Loom/IR/LoomDialect.h"
+#include "loom/Interfaces/BatchingOpInterface.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/OpDefinition.h"

@@ -9,6 +9,7 @@
 
 include "loom/Dialect/Loom/IR/LoomDialect.td"
 include "loom/Dialect/Loom/IR/LoomAttrs.td"
+include "loom/Interfaces/BatchingOpInterface.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -80,7 +81,8 @@ def Loom_VmapOp : Loom_Op<"vmap", [
 
 class Loom_ReduceOp<string mnemonic, Type elemType, string combine,
                     list<Trait> traits = []>
-    : Loom_Op<mnemonic, !listconcat(traits, [Pure])> {
+    : Loom_Op<mnemonic, !listconcat(traits, [Pure,
+        DeclareOpInterfaceMethods<Loom_BatchingOpInterface>])> {
   let summary = "Reduce a tensor along one axis with `" # combine # "`";
   let arguments = (ins RankedTensorOf<[elemType]>:$input,
                        ConfinedAttr<I64Attr, [IntNonNegative]>:$axis);
@@ -163,7 +165,8 @@ def Loom_MinOp : Loom_ReduceOp<"min", AnyTypeOf<[AnySignlessInteger, AnyFloat]>,
 // `partitionable` selects jax_threefry_partitionable=True (JAX >= 0.5.0's
 // default); without it the op follows every JAX before 0.5.0.
 class Loom_RandomOp<string mnemonic, list<Trait> traits = []>
-    : Loom_Op<"random." # mnemonic, !listconcat(traits, [Pure])>;
+    : Loom_Op<"random." # mnemonic, !listconcat(traits, [Pure,
+        DeclareOpInterfaceMethods<Loom_BatchingOpInterface>])>;
 
 def Loom_RandomKeyOp : Loom_RandomOp<"key"> {
   let summary = "jax.random.PRNGKey(seed) for an int32 seed";

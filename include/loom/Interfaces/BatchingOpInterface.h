@@ -1,0 +1,174 @@
+//===- BatchingOpInterface.h - vmap batching rules --------------*- C++ -*-===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The batching-rule interface and the context a rule runs in. The context is
+// implemented by `loom-vmap`: it owns the batchedness analysis, the mapping
+// from scalar values to batched ones, the current lane mask and the policy
+// (loop strategies, batched callees). Its non-virtual helpers build the
+// shapes every rule needs: broadcasts, lane extraction, loops over lanes.
+//
+// Representation: a batched value has the lanes as a new leading axis of
+// size B (static, or `?` read at run time); a scalar lane type T becomes
+// tensor<BxT>, tensor<S...xT> becomes tensor<BxS...xT>.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LOOM_INTERFACES_BATCHINGOPINTERFACE_H
+#define LOOM_INTERFACES_BATCHINGOPINTERFACE_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpDefinition.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace mlir::loom {
+
+/// Declared by the Loom dialect (LoomAttrs.td); opaque here so that this
+/// library does not depend on the dialect that implements the interface.
+enum class LoopStrategy : uint32_t;
+
+/// What a batching rule sees of `loom-vmap`. Values passed to `isBatched`,
+/// `lookup` and `map` are values of the scalar (original) function.
+class BatchingContext {
+public:
+  virtual ~BatchingContext();
+
+  //===--------------------------------------------------------------------===//
+  // The analysis and the value mapping
+  //===--------------------------------------------------------------------===//
+
+  /// True when `original` differs per lane (batchedness analysis).
+  virtual bool isBatched(Value original) const = 0;
+  /// True when the predicate, bounds or condition of `original` is batched.
+  virtual bool isControlBatched(Operation *original) const = 0;
+  /// The value `original` stands for in the batched function: batched
+  /// (leading lane axis) exactly when `isBatched(original)`.
+  virtual Value lookup(Value original) const = 0;
+  /// Records that `original` is now `replacement`.
+  virtual void map(Value original, Value replacement) = 0;
+
+  /// The number of lanes, an `index` that dominates the whole function.
+  virtual Value getBatchSize() const = 0;
+  /// The number of lanes if static, else ShapedType::kDynamic.
+  virtual int64_t getStaticBatchSize() const = 0;
+
+  //===--------------------------------------------------------------------===//
+  // Recursion and policy
+  //===--------------------------------------------------------------------===//
+
+  /// Batches every op of `original` but its terminator at `builder`'s
+  /// insertion point. Rules of region ops build their terminators.
+  virtual LogicalResult batchBlock(Block &original, OpBuilder &builder) = 0;
+
+  /// The clone of `call`'s callee batched for its operands' batchedness;
+  /// `resultBatched` receives which of its results are batched.
+  virtual FailureOr<func::FuncOp>
+  getBatchedCallee(func::CallOp call, SmallVectorImpl<bool> &resultBatched) = 0;
+
+  /// The strategy for a loop (the pass's option, the loop's `loom.strategy`
+  /// and the cost model); emits the loop's remark. Fails, after a
+  /// diagnostic, when the loop is pinned to a strategy it cannot have.
+  virtual FailureOr<LoopStrategy> getLoopStrategy(Operation *loop) = 0;
+
+  /// Called when `original` is cloned unbatched into a per-lane loop, so
+  /// the pass can explain the loops nested in it.
+  virtual void notifyClonedPerLane(Operation *original) {}
+
+  //===--------------------------------------------------------------------===//
+  // Lane mask
+  //===--------------------------------------------------------------------===//
+
+  /// The lanes whose results are kept at this point (a tensor<Bxi1>), or null
+  /// when every lane is. Inside a masked loop this is the loop's active set.
+  Value getMask() const { return mask; }
+  /// Makes `narrower` the mask; it must not set a lane the current mask
+  /// clears. Returns the previous mask, to pass back to `restoreMask`.
+  Value narrowMask(Value narrower);
+  void restoreMask(Value previous) { mask = previous; }
+
+  /// Records that `value` equals `base` on every lane the current mask
+  /// clears: a masked write. A loop whose carry is only updated this way
+  /// needs no `select` of the whole carry, which would copy a buffer per
+  /// iteration once bufferized.
+  void recordUnchangedOnInactive(Value value, Value base);
+  /// True when `value` is known to equal `base` on every lane the current
+  /// mask clears (trivially when they are the same value).
+  bool isUnchangedOnInactive(Value value, Value base) const;
+  /// The oldest value `value` is known to equal on inactive lanes, following
+  /// recorded masked writes as far as the current mask allows.
+  Value getUnchangedBase(Value value) const;
+
+  //===--------------------------------------------------------------------===//
+  // Helpers for rules
+  //===--------------------------------------------------------------------===//
+
+  /// `laneType` with the leading lane axis.
+  Type getBatchedType(Type laneType) const;
+  /// `lookup(original)`, broadcast to every lane when it is unbatched.
+  Value lookupBatched(OpBuilder &builder, Location loc, Value original);
+  /// `lookupBatched` when `batched`, else `lookup`.
+  Value lookupAs(OpBuilder &builder, Location loc, Value original,
+                 bool batched);
+  /// The same value on every lane: linalg.fill for a scalar,
+  /// linalg.broadcast for a tensor; built once per value, where the value is
+  /// defined (so it is hoisted out of loops).
+  Value broadcast(OpBuilder &builder, Location loc, Value unbatched);
+  /// A tensor.empty of `batchedType` (the lane axis sized by the batch).
+  Value createEmpty(OpBuilder &builder, Location loc, Type batchedType);
+  /// Lane `lane` of `batched`: tensor.extract or a rank-reducing
+  /// tensor.extract_slice.
+  Value extractLane(OpBuilder &builder, Location loc, Value batched,
+                    Value lane);
+  /// `dest` with lane `lane` replaced by `laneValue`: tensor.insert or a
+  /// rank-reducing tensor.insert_slice (destination-passing, in place once
+  /// bufferized).
+  Value insertLane(OpBuilder &builder, Location loc, Value laneValue,
+                   Value dest, Value lane);
+  /// `mask` (tensor<Bxi1>) broadcast to the shape of `batchedType`.
+  Value broadcastMask(OpBuilder &builder, Location loc, Value mask,
+                      Type batchedType);
+  /// The mask, or an all-true tensor<Bxi1> when every lane is active.
+  Value getMaskOrAllTrue(OpBuilder &builder, Location loc);
+  /// `select(mask, onTrue, onFalse)` lane by lane.
+  Value selectLanes(OpBuilder &builder, Location loc, Value mask,
+                    Value onTrue, Value onFalse);
+
+  /// Builds `scf.for %lane = 0 to B iter_args(inits)`; `body` returns the
+  /// values to yield. Returns the loop's results.
+  using LaneBodyFn = function_ref<SmallVector<Value>(
+      OpBuilder &, Location, Value lane, ValueRange iterArgs)>;
+  ValueRange buildLaneLoop(OpBuilder &builder, Location loc, ValueRange inits,
+                           LaneBodyFn body);
+
+  /// The generic per-lane rule: an scf.for over lanes that runs a scalar
+  /// clone of `op` on each lane's operands and inserts its results,
+  /// destination-passing. With `skipInactive`, lanes the mask clears keep
+  /// the destination's lane unchanged (and never run `op`). `destinations`
+  /// (batched, one per result) default to tensor.empty.
+  LogicalResult batchPerLane(OpBuilder &builder, Operation *op,
+                             bool skipInactive,
+                             ArrayRef<Value> destinations = {});
+
+private:
+  bool isMaskWithin(Value narrow, Value wide) const;
+  Value broadcastHere(OpBuilder &builder, Location loc, Value unbatched);
+
+  DenseMap<Value, Value> broadcasts;
+
+  Value mask;
+  DenseMap<Value, Value> maskParents;
+  struct Unchanged {
+    Value base;
+    Value mask;
+  };
+  DenseMap<Value, Unchanged> unchanged;
+};
+
+} // namespace mlir::loom
+
+#include "loom/Interfaces/BatchingOpInterface.h.inc"
+
+#endif // LOOM_INTERFACES_BATCHINGOPINTERFACE_H

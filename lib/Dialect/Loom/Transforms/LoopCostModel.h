@@ -1,0 +1,47 @@
+//===- LoopCostModel.h - masked vs per-lane for divergent loops -*- C++ -*-===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The cost model `loom-vmap divergent=auto` uses to choose between the masked
+// and the per-lane lowering of a loop whose predicate differs per lane. It is
+// written down, with its reasoning, in docs/vmap.md; keep the two in step.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LOOM_LIB_DIALECT_LOOM_TRANSFORMS_LOOPCOSTMODEL_H
+#define LOOM_LIB_DIALECT_LOOM_TRANSFORMS_LOOPCOSTMODEL_H
+
+#include "loom/Analysis/Batchedness.h"
+#include "loom/Dialect/Loom/IR/LoomOps.h"
+#include "loom/Dialect/Loom/Transforms/Passes.h"
+
+#include <string>
+
+namespace mlir::loom {
+
+struct LoopCostParams {
+  VmapTarget target = VmapTarget::CPU;
+  unsigned simdWidth = 8;
+  double expectedDivergence = 2.0;
+  /// The static batch size, or the assumed one when it is dynamic.
+  int64_t batch = 64;
+  bool batchAssumed = true;
+};
+
+struct LoopCostDecision {
+  LoopStrategy strategy;
+  /// One clause for the loop's remark, e.g. "cost model: masked 272 < ...".
+  std::string why;
+};
+
+/// Chooses masked or per-lane for `loop` (an scf.while or scf.for whose
+/// control is batched under `analysis`).
+LoopCostDecision chooseDivergentStrategy(Operation *loop,
+                                         const BatchednessAnalysis &analysis,
+                                         const LoopCostParams &params);
+
+} // namespace mlir::loom
+
+#endif // LOOM_LIB_DIALECT_LOOM_TRANSFORMS_LOOPCOSTMODEL_H

@@ -1,0 +1,690 @@
+//===- Vmap.cpp - Expand loom.vmap into batched functions -----------------===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+//
+// `loom-vmap` replaces each `loom.vmap @f(...)` by a call of a clone of @f
+// batched for the vmap's signature. The clone is built op by op from the
+// scalar function by each op's batching rule (BatchingOpInterface), driven by
+// the batchedness analysis; this file is the driver (the BatchingContext the
+// rules see) and the policy: loop strategies, their remarks, and the cache of
+// batched clones (one per callee, batchedness signature and batch size).
+//
+//===----------------------------------------------------------------------===//
+
+#include "loom/Dialect/Loom/Transforms/Passes.h"
+
+#include "LoopCostModel.h"
+#include "loom/Analysis/Batchedness.h"
+#include "loom/Dialect/Loom/IR/LoomDialect.h"
+#include "loom/Dialect/Loom/IR/LoomOps.h"
+#include "loom/Interfaces/BatchingOpInterface.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include <map>
+#include <tuple>
+
+namespace mlir::loom {
+#define GEN_PASS_DEF_LOOMVMAPPASS
+#include "loom/Dialect/Loom/Transforms/Passes.h.inc"
+} // namespace mlir::loom
+
+using namespace mlir;
+using namespace mlir::loom;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Names for remarks
+//===----------------------------------------------------------------------===//
+
+/// The name a location gives (`loc("count")`), or "".
+std::string getLocName(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getName().str();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (std::string name = getLocName(inner); !name.empty())
+        return name;
+  return "";
+}
+
+/// " (name)" for a named value, else "".
+std::string parenthesized(const std::string &name) {
+  return name.empty() ? "" : " (" + name + ")";
+}
+
+/// `loom.name` of a function argument, or a name from its location.
+std::string getArgName(func::FuncOp func, unsigned index) {
+  if (auto name = func.getArgAttrOfType<StringAttr>(
+          index, LoomDialect::kNameAttrName))
+    return name.str();
+  return getLocName(func.getArgument(index).getLoc());
+}
+
+std::string getValueName(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    if (auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
+      return getArgName(func, arg.getArgNumber());
+  return getLocName(value.getLoc());
+}
+
+/// A carry's name: from its block arguments' locations, else from its init.
+std::string getCarryName(scf::WhileOp loop, unsigned index) {
+  if (std::string name = getLocName(loop.getBeforeArguments()[index].getLoc());
+      !name.empty())
+    return name;
+  scf::ConditionOp cond = loop.getConditionOp();
+  if (index < cond.getArgs().size() &&
+      cond.getArgs()[index] == loop.getBeforeArguments()[index])
+    if (std::string name =
+            getLocName(loop.getAfterArguments()[index].getLoc());
+        !name.empty())
+      return name;
+  return getValueName(loop.getInits()[index]);
+}
+
+//===----------------------------------------------------------------------===//
+// Loops with per-lane bounds become while loops
+//===----------------------------------------------------------------------===//
+
+// for i in [l, u) step s (x) => while (i < u) (i, x) { body; i + s }
+// (scf.for compares signed in MLIR 19.) Every strategy handles while loops,
+// and a per-lane trip count is what makes a loop divergent.
+void convertForToWhile(scf::ForOp loop) {
+  OpBuilder builder(loop);
+  Location loc = loop.getLoc();
+  SmallVector<Value> inits{loop.getLowerBound()};
+  llvm::append_range(inits, loop.getInitArgs());
+  SmallVector<Type> types = llvm::to_vector(TypeRange(inits));
+  auto whileOp = builder.create<scf::WhileOp>(
+      loc, types, inits,
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        Value more = b.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt,
+                                             args[0], loop.getUpperBound());
+        b.create<scf::ConditionOp>(l, more, args);
+      },
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        IRMapping mapping;
+        mapping.map(loop.getInductionVar(), args[0]);
+        for (auto [arg, newArg] :
+             llvm::zip(loop.getRegionIterArgs(), args.drop_front()))
+          mapping.map(arg, newArg);
+        for (Operation &op : loop.getBody()->without_terminator())
+          b.clone(op, mapping);
+        Value next = b.create<arith::AddIOp>(l, args[0], loop.getStep());
+        SmallVector<Value> yielded{next};
+        for (Value value : loop.getBody()->getTerminator()->getOperands())
+          yielded.push_back(mapping.lookupOrDefault(value));
+        b.create<scf::YieldOp>(l, yielded);
+      });
+  whileOp->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+  loop.replaceAllUsesWith(whileOp.getResults().drop_front());
+  loop.erase();
+}
+
+//===----------------------------------------------------------------------===//
+// VmapExpander: the module-wide state of one run
+//===----------------------------------------------------------------------===//
+
+struct VmapSettings {
+  DivergentLoops divergent;
+  LoopCostParams cost;
+  int64_t assumedBatch;
+};
+
+struct BatchedFunc {
+  func::FuncOp func;
+  SmallVector<bool> resultBatched;
+};
+
+class VmapExpander {
+public:
+  VmapExpander(ModuleOp module, VmapSettings settings)
+      : module(module), symbolTable(module), solver(module),
+        settings(settings) {}
+
+  /// Replaces `vmap` by a call of the batched callee.
+  LogicalResult expand(VmapOp vmap);
+
+  /// The clone of `callee` batched for `signature` and `batch` lanes;
+  /// `site` is where analysis errors (recursion) are reported.
+  FailureOr<BatchedFunc> getBatched(func::FuncOp callee,
+                                    ArrayRef<bool> signature, int64_t batch,
+                                    Operation *site);
+
+  BatchednessSolver &getSolver() { return solver; }
+  const VmapSettings &getSettings() const { return settings; }
+
+private:
+  ModuleOp module;
+  SymbolTable symbolTable;
+  BatchednessSolver solver;
+  VmapSettings settings;
+  std::map<std::tuple<Operation *, std::vector<bool>, int64_t>, BatchedFunc>
+      cache;
+};
+
+//===----------------------------------------------------------------------===//
+// FunctionBatcher: builds one batched function
+//===----------------------------------------------------------------------===//
+
+class FunctionBatcher : public BatchingContext {
+public:
+  FunctionBatcher(VmapExpander &expander, const BatchednessAnalysis &analysis,
+                  int64_t batch)
+      : expander(expander), analysis(analysis), batch(batch) {}
+
+  /// Fills the empty `target` with the batched body of `source`.
+  LogicalResult run(func::FuncOp source, func::FuncOp target);
+
+  bool isBatched(Value original) const override {
+    return analysis.isBatched(original);
+  }
+  bool isControlBatched(Operation *original) const override {
+    return analysis.isControlBatched(original);
+  }
+  Value lookup(Value original) const override {
+    return mapping.lookupOrDefault(original);
+  }
+  void map(Value original, Value replacement) override {
+    mapping.map(original, replacement);
+  }
+  Value getBatchSize() const override { return batchSize; }
+  int64_t getStaticBatchSize() const override { return batch; }
+
+  LogicalResult batchBlock(Block &original, OpBuilder &builder) override;
+  FailureOr<func::FuncOp>
+  getBatchedCallee(func::CallOp call,
+                   SmallVectorImpl<bool> &resultBatched) override;
+  FailureOr<LoopStrategy> getLoopStrategy(Operation *loop) override;
+  void notifyClonedPerLane(Operation *original) override;
+
+private:
+  std::string explainControl(Operation *loop) const;
+  void remarkNestedLoops(Operation *op, bool includeSelf, StringRef message);
+
+  VmapExpander &expander;
+  const BatchednessAnalysis &analysis;
+  int64_t batch;
+  Value batchSize;
+  IRMapping mapping;
+};
+
+LogicalResult FunctionBatcher::run(func::FuncOp source, func::FuncOp target) {
+  Block *entry = target.addEntryBlock();
+  OpBuilder builder = OpBuilder::atBlockBegin(entry);
+  Location loc = source.getLoc();
+  if (!ShapedType::isDynamic(batch)) {
+    batchSize = builder.create<arith::ConstantIndexOp>(loc, batch);
+  } else {
+    for (auto [arg, isArgBatched] :
+         llvm::zip(entry->getArguments(), analysis.getArgBatched())) {
+      if (isArgBatched) {
+        batchSize = builder.create<tensor::DimOp>(loc, arg, 0);
+        break;
+      }
+    }
+  }
+  for (auto [arg, newArg] :
+       llvm::zip(source.getArguments(), entry->getArguments()))
+    map(arg, newArg);
+  if (failed(batchBlock(source.front(), builder)))
+    return failure();
+  Operation *ret = source.front().getTerminator();
+  SmallVector<Value> results;
+  for (auto [value, isResultBatched] :
+       llvm::zip(ret->getOperands(), analysis.getResultBatched()))
+    results.push_back(lookupAs(builder, ret->getLoc(), value, isResultBatched));
+  builder.create<func::ReturnOp>(ret->getLoc(), results);
+  return success();
+}
+
+LogicalResult FunctionBatcher::batchBlock(Block &original, OpBuilder &builder) {
+  for (Operation &op : original.without_terminator()) {
+    // An op that reads nothing per-lane computes the same on every lane:
+    // it is cloned as it is, and its results stay unbatched.
+    if (!analysis.usesBatched(&op)) {
+      builder.clone(op, mapping);
+      remarkNestedLoops(&op, /*includeSelf=*/true,
+                        "loop is uniform: it reads no per-lane value");
+      continue;
+    }
+    auto rule = dyn_cast<BatchingOpInterface>(&op);
+    if (!rule)
+      return op.emitError()
+             << "no batching rule for '" << op.getName()
+             << "': loom-vmap cannot batch it when it reads a per-lane value";
+    if (failed(rule.batch(*this, builder)))
+      return failure();
+    for (OpResult result : op.getResults()) {
+      Value batched = mapping.lookupOrNull(result);
+      Type expected = isBatched(result) ? getBatchedType(result.getType())
+                                        : result.getType();
+      if (batched && batched.getType() == expected)
+        continue;
+      // A rule may leave a batched result unbatched when it happens to be
+      // the same on every lane; anything else is a broken rule.
+      if (batched && batched.getType() == result.getType()) {
+        map(result, broadcast(builder, op.getLoc(), batched));
+        continue;
+      }
+      return op.emitError() << "batching rule of '" << op.getName()
+                            << "' gave result #" << result.getResultNumber()
+                            << (batched ? " the wrong type" : " no value");
+    }
+  }
+  return success();
+}
+
+FailureOr<func::FuncOp>
+FunctionBatcher::getBatchedCallee(func::CallOp call,
+                                  SmallVectorImpl<bool> &resultBatched) {
+  func::FuncOp callee = expander.getSolver().lookupCallee(call);
+  if (!callee)
+    return call.emitError() << "cannot batch the call to @" << call.getCallee()
+                            << ": it is not a func.func";
+  if (callee.isExternal())
+    return call.emitError() << "cannot batch the call to @" << call.getCallee()
+                            << ": it is only declared, and vmap needs its body";
+  SmallVector<bool> signature;
+  for (Value operand : call.getOperands())
+    signature.push_back(isBatched(operand));
+  FailureOr<BatchedFunc> batched =
+      expander.getBatched(callee, signature, batch, call);
+  if (failed(batched))
+    return failure();
+  resultBatched.assign(batched->resultBatched);
+  return batched->func;
+}
+
+/// "predicate depends on carry #2 (count), batched through argument #1
+/// (key)": the carry of this loop the predicate reads, and the argument of
+/// the batched function it comes from.
+std::string FunctionBatcher::explainControl(Operation *loop) const {
+  Value control;
+  Block *carries = nullptr;
+  StringRef what = "predicate";
+  if (auto whileOp = dyn_cast<scf::WhileOp>(loop)) {
+    control = whileOp.getConditionOp().getCondition();
+    carries = whileOp.getBeforeBody();
+  } else if (auto forOp = dyn_cast<scf::ForOp>(loop)) {
+    what = "trip count";
+    for (Value bound : {forOp.getLowerBound(), forOp.getUpperBound(),
+                        forOp.getStep()})
+      if (analysis.isBatched(bound))
+        control = bound;
+  }
+  SmallVector<Value> chain = analysis.getReasonChain(control);
+  std::string text = (what + " depends on ").str();
+  std::optional<unsigned> carry;
+  for (Value value : chain) {
+    auto arg = dyn_cast<BlockArgument>(value);
+    if (arg && arg.getOwner() == carries) {
+      carry = arg.getArgNumber();
+      break;
+    }
+  }
+  std::optional<unsigned> root;
+  func::FuncOp func = analysis.getFunction();
+  if (!chain.empty())
+    if (auto arg = dyn_cast<BlockArgument>(chain.back()))
+      if (arg.getOwner() == &func.getBody().front())
+        root = arg.getArgNumber();
+  auto argText = [&](unsigned index) {
+    return "argument #" + std::to_string(index) +
+           parenthesized(getArgName(func, index));
+  };
+  if (carry) {
+    text += "carry #" + std::to_string(*carry) +
+            parenthesized(getCarryName(cast<scf::WhileOp>(loop), *carry));
+    if (root)
+      text += ", batched through " + argText(*root);
+  } else if (root) {
+    text += argText(*root);
+  } else {
+    text += "a per-lane value";
+  }
+  return text;
+}
+
+FailureOr<LoopStrategy> FunctionBatcher::getLoopStrategy(Operation *loop) {
+  const VmapSettings &settings = expander.getSettings();
+  auto pin = loop->getAttrOfType<LoopStrategyAttr>(
+      LoomDialect::kStrategyAttrName);
+  StringRef what = isa<scf::ForOp>(loop) ? "trip count" : "predicate";
+
+  if (!analysis.isControlBatched(loop)) {
+    std::string message =
+        ("loop is uniform: its " + what + " is the same on every lane").str();
+    if (pin && pin.getValue() != LoopStrategy::Uniform)
+      message += "; loom.strategy<" +
+                 stringifyLoopStrategy(pin.getValue()).str() +
+                 "> does not apply to a loop that is not divergent";
+    loop->emitRemark(message);
+    return LoopStrategy::Uniform;
+  }
+
+  std::string reason = explainControl(loop);
+  if (pin && pin.getValue() == LoopStrategy::Uniform)
+    return loop->emitError()
+           << "loop is pinned to loom.strategy<uniform>, but its " << reason;
+
+  LoopStrategy strategy;
+  std::string why;
+  if (pin) {
+    strategy = pin.getValue();
+    why = "pinned by loom.strategy";
+  } else if (settings.divergent == DivergentLoops::Masked) {
+    strategy = LoopStrategy::Masked;
+    why = "divergent=masked";
+  } else if (settings.divergent == DivergentLoops::PerLane) {
+    strategy = LoopStrategy::PerLane;
+    why = "divergent=per-lane";
+  } else {
+    LoopCostParams params = settings.cost;
+    params.batchAssumed = ShapedType::isDynamic(batch);
+    params.batch = params.batchAssumed ? settings.assumedBatch : batch;
+    LoopCostDecision decision =
+        chooseDivergentStrategy(loop, analysis, params);
+    strategy = decision.strategy;
+    why = decision.why;
+  }
+  StringRef word = strategy == LoopStrategy::Masked ? "masked" : "per-lane";
+  loop->emitRemark() << "loop is " << word << ": " << reason << "; " << why;
+  return strategy;
+}
+
+void FunctionBatcher::remarkNestedLoops(Operation *op, bool includeSelf,
+                                        StringRef message) {
+  op->walk([&](Operation *nested) {
+    if ((includeSelf || nested != op) &&
+        isa<scf::WhileOp, scf::ForOp>(nested))
+      nested->emitRemark(message);
+  });
+}
+
+void FunctionBatcher::notifyClonedPerLane(Operation *original) {
+  remarkNestedLoops(original, /*includeSelf=*/false,
+                    "loop is per-lane: it runs inside an enclosing per-lane "
+                    "loop, on one lane at a time");
+}
+
+//===----------------------------------------------------------------------===//
+// VmapExpander
+//===----------------------------------------------------------------------===//
+
+std::string signatureSuffix(ArrayRef<bool> signature, int64_t batch) {
+  std::string suffix = "_vmap_";
+  for (bool isBatched : signature)
+    suffix += isBatched ? 'b' : 'u';
+  if (!ShapedType::isDynamic(batch))
+    suffix += "_" + std::to_string(batch);
+  return suffix;
+}
+
+FailureOr<BatchedFunc> VmapExpander::getBatched(func::FuncOp callee,
+                                                ArrayRef<bool> signature,
+                                                int64_t batch,
+                                                Operation *site) {
+  auto key = std::make_tuple(
+      callee.getOperation(),
+      std::vector<bool>(signature.begin(), signature.end()), batch);
+  auto it = cache.find(key);
+  if (it != cache.end())
+    return it->second;
+
+  FailureOr<const BatchednessAnalysis *> analysis =
+      solver.analyze(callee, signature, site);
+  if (failed(analysis))
+    return failure();
+
+  // Loops whose trip count differs per lane are rewritten as while loops in
+  // a scratch copy; the copy is then what gets batched.
+  func::FuncOp source = callee;
+  OwningOpRef<func::FuncOp> scratch;
+  auto divergentFors = [&](func::FuncOp func,
+                           const BatchednessAnalysis &result) {
+    SmallVector<scf::ForOp> loops;
+    func.walk([&](scf::ForOp loop) {
+      if (result.isControlBatched(loop))
+        loops.push_back(loop);
+    });
+    return loops;
+  };
+  if (!divergentFors(callee, **analysis).empty()) {
+    scratch = callee.clone();
+    while (true) {
+      analysis = solver.analyze(*scratch, signature, site);
+      if (failed(analysis))
+        return failure();
+      SmallVector<scf::ForOp> loops = divergentFors(*scratch, **analysis);
+      if (loops.empty())
+        break;
+      // Converting a loop clones the loops nested in it, so only the
+      // outermost ones go in each round.
+      DenseSet<Operation *> found;
+      for (scf::ForOp loop : loops)
+        found.insert(loop);
+      SmallVector<scf::ForOp> outermost;
+      for (scf::ForOp loop : loops) {
+        bool nested = false;
+        for (Operation *parent = loop->getParentOp(); parent;
+             parent = parent->getParentOp())
+          nested = nested || found.contains(parent);
+        if (!nested)
+          outermost.push_back(loop);
+      }
+      for (scf::ForOp loop : outermost)
+        convertForToWhile(loop);
+      solver.forget(*scratch);
+    }
+    source = *scratch;
+  }
+
+  SmallVector<Type> inputs, results;
+  for (auto [type, isBatched] :
+       llvm::zip(callee.getArgumentTypes(), signature))
+    inputs.push_back(isBatched ? batchType(type, 0, batch) : type);
+  for (auto [type, isBatched] :
+       llvm::zip(callee.getResultTypes(), (*analysis)->getResultBatched()))
+    results.push_back(isBatched ? batchType(type, 0, batch) : type);
+  auto func = func::FuncOp::create(
+      callee.getLoc(),
+      (callee.getSymName() + signatureSuffix(signature, batch)).str(),
+      FunctionType::get(module.getContext(), inputs, results));
+  func.setPrivate();
+  for (unsigned i = 0; i < callee.getNumArguments(); ++i)
+    if (Attribute name = callee.getArgAttr(i, LoomDialect::kNameAttrName))
+      func.setArgAttr(i, LoomDialect::kNameAttrName, name);
+  for (unsigned i = 0; i < callee.getNumResults(); ++i)
+    if (Attribute name = callee.getResultAttr(i, LoomDialect::kNameAttrName))
+      func.setResultAttr(i, LoomDialect::kNameAttrName, name);
+  symbolTable.insert(func, std::next(callee->getIterator()));
+
+  BatchedFunc batched{func, SmallVector<bool>((*analysis)->getResultBatched())};
+  cache[key] = batched;
+  FunctionBatcher batcher(*this, **analysis, batch);
+  LogicalResult result = batcher.run(source, func);
+  if (scratch)
+    solver.forget(*scratch);
+  if (failed(result))
+    return failure();
+  return batched;
+}
+
+/// `value` with axis `from` moved to position `to` (linalg.transpose).
+Value moveAxis(OpBuilder &builder, Location loc, Value value, int64_t from,
+               int64_t to) {
+  if (from == to)
+    return value;
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> permutation =
+      llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+  permutation.erase(permutation.begin() + from);
+  permutation.insert(permutation.begin() + to, from);
+  SmallVector<int64_t> shape;
+  SmallVector<Value> dynamicSizes;
+  for (int64_t dim : permutation) {
+    shape.push_back(type.getDimSize(dim));
+    if (type.isDynamicDim(dim))
+      dynamicSizes.push_back(builder.create<tensor::DimOp>(loc, value, dim));
+  }
+  Value empty = builder.create<tensor::EmptyOp>(
+      loc, RankedTensorType::get(shape, type.getElementType()), dynamicSizes);
+  return builder.create<linalg::TransposeOp>(loc, value, empty, permutation)
+      ->getResult(0);
+}
+
+// vmap(f, in_axes, out_axes)(xs) => moveaxis(f_vmap(moveaxis(xs, a, 0)), 0, o)
+LogicalResult VmapExpander::expand(VmapOp vmap) {
+  auto callee = symbolTable.lookup<func::FuncOp>(vmap.getCallee());
+  if (!callee)
+    return vmap.emitOpError() << "'" << vmap.getCallee()
+                              << "' does not reference a func.func";
+  if (callee.isExternal())
+    return vmap.emitError() << "cannot vmap @" << vmap.getCallee()
+                            << ": it is only declared, and vmap needs its body";
+
+  OpBuilder builder(vmap);
+  Location loc = vmap.getLoc();
+  int64_t batch = vmap.getBatchSize();
+  SmallVector<bool> signature;
+  SmallVector<Value> operands;
+  Value batchSize;
+  for (auto [input, axis] : llvm::zip(vmap.getInputs(), vmap.getInAxes())) {
+    signature.push_back(axis != VmapOp::kNotBatched);
+    if (axis == VmapOp::kNotBatched) {
+      operands.push_back(input);
+      continue;
+    }
+    Value moved = moveAxis(builder, loc, input, axis, 0);
+    if (!batchSize)
+      batchSize = ShapedType::isDynamic(batch)
+                      ? builder.create<tensor::DimOp>(loc, moved, 0).getResult()
+                      : builder.create<arith::ConstantIndexOp>(loc, batch)
+                            .getResult();
+    operands.push_back(moved);
+  }
+
+  FailureOr<BatchedFunc> batched = getBatched(callee, signature, batch, vmap);
+  if (failed(batched))
+    return failure();
+  for (auto [i, axis] : llvm::enumerate(vmap.getOutAxes()))
+    if (axis == VmapOp::kNotBatched && batched->resultBatched[i])
+      return vmap.emitError()
+             << "result #" << i << " of @" << vmap.getCallee()
+             << " differs per lane, so out_axes[" << i << "] cannot be none";
+
+  auto call = builder.create<func::CallOp>(loc, batched->func, operands);
+  SmallVector<Value> results;
+  for (auto [i, axis] : llvm::enumerate(vmap.getOutAxes())) {
+    Value result = call.getResult(i);
+    if (axis != VmapOp::kNotBatched) {
+      if (!batched->resultBatched[i]) {
+        // out_axes asks for a batch axis on a value every lane shares.
+        Type type = batchType(result.getType(), 0, batch);
+        Value empty = builder.create<tensor::EmptyOp>(
+            loc, cast<RankedTensorType>(type),
+            ShapedType::isDynamic(batch) ? ValueRange{batchSize}
+                                         : ValueRange{});
+        result = isa<RankedTensorType>(result.getType())
+                     ? builder
+                           .create<linalg::BroadcastOp>(
+                               loc, result, empty, ArrayRef<int64_t>{0})
+                           ->getResult(0)
+                     : builder.create<linalg::FillOp>(loc, result, empty)
+                           .getResult(0);
+      }
+      result = moveAxis(builder, loc, result, 0, axis);
+    }
+    results.push_back(result);
+  }
+  vmap.replaceAllUsesWith(results);
+  vmap.erase();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+/// Functions that contain a loom.vmap, or reach one through calls or vmaps:
+/// their own vmaps must be expanded before anything batches them.
+DenseSet<Operation *> getFunctionsReachingVmap(ModuleOp module) {
+  DenseSet<Operation *> reaching;
+  SymbolTable symbols(module);
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    module.walk([&](func::FuncOp func) {
+      if (reaching.contains(func))
+        return;
+      bool reaches = false;
+      func.walk([&](Operation *op) {
+        if (isa<VmapOp>(op)) {
+          reaches = true;
+        } else if (auto call = dyn_cast<func::CallOp>(op)) {
+          if (Operation *callee = symbols.lookup(call.getCallee()))
+            reaches = reaches || reaching.contains(callee);
+        }
+      });
+      if (reaches) {
+        reaching.insert(func);
+        changed = true;
+      }
+    });
+  }
+  return reaching;
+}
+
+struct LoomVmapPass : public loom::impl::LoomVmapPassBase<LoomVmapPass> {
+  using LoomVmapPassBase::LoomVmapPassBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    VmapSettings settings;
+    settings.divergent = divergent;
+    settings.cost.target = target;
+    settings.cost.simdWidth = simdWidth;
+    settings.cost.expectedDivergence = expectedDivergence;
+    settings.assumedBatch = assumedBatch;
+    VmapExpander expander(module, settings);
+
+    // Expand vmaps whose callee reaches no other vmap first, so a batched
+    // clone never contains a vmap; a vmap inside a clone (one whose operands
+    // are the same on every lane) is expanded in a later round.
+    for (unsigned round = 0;; ++round) {
+      DenseSet<Operation *> reaching = getFunctionsReachingVmap(module);
+      SmallVector<VmapOp> all, ready;
+      module.walk([&](VmapOp vmap) {
+        all.push_back(vmap);
+        Operation *callee = SymbolTable::lookupNearestSymbolFrom(
+            vmap, vmap.getCalleeAttr());
+        if (!reaching.contains(callee))
+          ready.push_back(vmap);
+      });
+      if (all.empty())
+        return;
+      if (ready.empty() || round == 64) {
+        all.front().emitError()
+            << "cannot expand loom.vmap of @" << all.front().getCallee()
+            << ": the vmaps in the functions it reaches form a cycle";
+        return signalPassFailure();
+      }
+      for (VmapOp vmap : ready)
+        if (failed(expander.expand(vmap)))
+          return signalPassFailure();
+    }
+  }
+};
+
+} // namespace

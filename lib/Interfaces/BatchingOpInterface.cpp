@@ -1,0 +1,301 @@
+//===- BatchingOpInterface.cpp - vmap batching rules ----------------------===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "loom/Interfaces/BatchingOpInterface.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::loom;
+
+#include "loom/Interfaces/BatchingOpInterface.cpp.inc"
+
+BatchingContext::~BatchingContext() = default;
+
+//===----------------------------------------------------------------------===//
+// Mask and masked-write facts
+//===----------------------------------------------------------------------===//
+
+Value BatchingContext::narrowMask(Value narrower) {
+  Value previous = mask;
+  if (narrower != previous)
+    maskParents.try_emplace(narrower, previous);
+  mask = narrower;
+  return previous;
+}
+
+/// True when every lane `narrow` sets is set in `wide` as well, as far as the
+/// masks recorded by `narrowMask` show. A null mask sets every lane.
+bool BatchingContext::isMaskWithin(Value narrow, Value wide) const {
+  for (unsigned depth = 0; depth < 1000; ++depth) {
+    if (narrow == wide || !wide)
+      return true;
+    if (!narrow)
+      return false;
+    auto it = maskParents.find(narrow);
+    if (it == maskParents.end())
+      return false;
+    narrow = it->second;
+  }
+  return false;
+}
+
+void BatchingContext::recordUnchangedOnInactive(Value value, Value base) {
+  if (value != base)
+    unchanged[value] = {base, mask};
+}
+
+Value BatchingContext::getUnchangedBase(Value value) const {
+  // A fact recorded under a narrower mask says more than the current mask
+  // needs (fewer lanes may change), so it still holds; one recorded under a
+  // wider mask does not.
+  for (unsigned depth = 0; depth < 100000; ++depth) {
+    auto it = unchanged.find(value);
+    if (it == unchanged.end() || !isMaskWithin(it->second.mask, mask))
+      return value;
+    value = it->second.base;
+  }
+  return value;
+}
+
+bool BatchingContext::isUnchangedOnInactive(Value value, Value base) const {
+  for (unsigned depth = 0; depth < 100000; ++depth) {
+    if (value == base)
+      return true;
+    auto it = unchanged.find(value);
+    if (it == unchanged.end() || !isMaskWithin(it->second.mask, mask))
+      return false;
+    value = it->second.base;
+  }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Types and shapes
+//===----------------------------------------------------------------------===//
+
+Type BatchingContext::getBatchedType(Type laneType) const {
+  int64_t batch = getStaticBatchSize();
+  if (auto tensor = dyn_cast<RankedTensorType>(laneType)) {
+    SmallVector<int64_t> shape{batch};
+    llvm::append_range(shape, tensor.getShape());
+    return RankedTensorType::get(shape, tensor.getElementType());
+  }
+  return RankedTensorType::get({batch}, laneType);
+}
+
+Value BatchingContext::lookupBatched(OpBuilder &builder, Location loc,
+                                     Value original) {
+  Value value = lookup(original);
+  // Batching always adds the lane axis, so an unchanged type means the value
+  // is the same on every lane.
+  if (value.getType() != original.getType())
+    return value;
+  return broadcast(builder, loc, value);
+}
+
+Value BatchingContext::lookupAs(OpBuilder &builder, Location loc,
+                                Value original, bool batched) {
+  return batched ? lookupBatched(builder, loc, original) : lookup(original);
+}
+
+Value BatchingContext::createEmpty(OpBuilder &builder, Location loc,
+                                   Type batchedType) {
+  auto tensor = cast<RankedTensorType>(batchedType);
+  SmallVector<Value> dynamicSizes;
+  if (tensor.isDynamicDim(0))
+    dynamicSizes.push_back(getBatchSize());
+  return builder.create<tensor::EmptyOp>(loc, tensor, dynamicSizes);
+}
+
+Value BatchingContext::broadcast(OpBuilder &builder, Location loc,
+                                 Value unbatched) {
+  // Broadcast once, right where the value is defined: a constant used in a
+  // loop body is then filled once, not on every iteration.
+  if (Value cached = broadcasts.lookup(unbatched))
+    return cached;
+  OpBuilder::InsertionGuard guard(builder);
+  Operation *batchSizeDef = getBatchSize().getDefiningOp();
+  if (Operation *def = unbatched.getDefiningOp()) {
+    builder.setInsertionPointAfter(def);
+  } else {
+    Block *owner = cast<BlockArgument>(unbatched).getOwner();
+    if (batchSizeDef && batchSizeDef->getBlock() == owner)
+      builder.setInsertionPointAfter(batchSizeDef);
+    else
+      builder.setInsertionPointToStart(owner);
+  }
+  Value result = broadcastHere(builder, loc, unbatched);
+  broadcasts[unbatched] = result;
+  return result;
+}
+
+Value BatchingContext::broadcastHere(OpBuilder &builder, Location loc,
+                                     Value unbatched) {
+  Type batchedType = getBatchedType(unbatched.getType());
+  Value empty = createEmpty(builder, loc, batchedType);
+  if (!isa<RankedTensorType>(unbatched.getType()))
+    return builder.create<linalg::FillOp>(loc, unbatched, empty).getResult(0);
+  return builder
+      .create<linalg::BroadcastOp>(loc, unbatched, empty,
+                                   ArrayRef<int64_t>{0})
+      ->getResult(0);
+}
+
+/// Offsets, sizes and strides of lane `lane` of a tensor<BxS...>.
+static void getLaneSlice(OpBuilder &builder, RankedTensorType batched,
+                         Value lane, SmallVectorImpl<OpFoldResult> &offsets,
+                         SmallVectorImpl<OpFoldResult> &sizes,
+                         SmallVectorImpl<OpFoldResult> &strides) {
+  offsets.push_back(lane);
+  sizes.push_back(builder.getIndexAttr(1));
+  strides.push_back(builder.getIndexAttr(1));
+  for (int64_t dim : batched.getShape().drop_front()) {
+    offsets.push_back(builder.getIndexAttr(0));
+    sizes.push_back(builder.getIndexAttr(dim));
+    strides.push_back(builder.getIndexAttr(1));
+  }
+}
+
+Value BatchingContext::extractLane(OpBuilder &builder, Location loc,
+                                   Value batched, Value lane) {
+  auto type = cast<RankedTensorType>(batched.getType());
+  if (type.getRank() == 1)
+    return builder.create<tensor::ExtractOp>(loc, batched, lane);
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  getLaneSlice(builder, type, lane, offsets, sizes, strides);
+  auto laneType = RankedTensorType::get(type.getShape().drop_front(),
+                                        type.getElementType());
+  return builder.create<tensor::ExtractSliceOp>(loc, laneType, batched,
+                                                offsets, sizes, strides);
+}
+
+Value BatchingContext::insertLane(OpBuilder &builder, Location loc,
+                                  Value laneValue, Value dest, Value lane) {
+  auto type = cast<RankedTensorType>(dest.getType());
+  if (!isa<RankedTensorType>(laneValue.getType()))
+    return builder.create<tensor::InsertOp>(loc, laneValue, dest, lane);
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  getLaneSlice(builder, type, lane, offsets, sizes, strides);
+  return builder.create<tensor::InsertSliceOp>(loc, laneValue, dest, offsets,
+                                               sizes, strides);
+}
+
+Value BatchingContext::broadcastMask(OpBuilder &builder, Location loc,
+                                     Value laneMask, Type batchedType) {
+  auto target = cast<RankedTensorType>(batchedType);
+  if (target.getRank() == 1)
+    return laneMask;
+  auto maskType = RankedTensorType::get(target.getShape(),
+                                        builder.getI1Type());
+  Value empty = createEmpty(builder, loc, maskType);
+  SmallVector<int64_t> dims =
+      llvm::to_vector(llvm::seq<int64_t>(1, target.getRank()));
+  return builder.create<linalg::BroadcastOp>(loc, laneMask, empty, dims)
+      ->getResult(0);
+}
+
+Value BatchingContext::getMaskOrAllTrue(OpBuilder &builder, Location loc) {
+  if (mask)
+    return mask;
+  Value allTrue = builder.create<arith::ConstantOp>(loc, builder.getBoolAttr(true));
+  return broadcast(builder, loc, allTrue);
+}
+
+Value BatchingContext::selectLanes(OpBuilder &builder, Location loc,
+                                   Value laneMask, Value onTrue,
+                                   Value onFalse) {
+  Value condition = broadcastMask(builder, loc, laneMask, onTrue.getType());
+  return builder.create<arith::SelectOp>(loc, condition, onTrue, onFalse);
+}
+
+//===----------------------------------------------------------------------===//
+// Loops over lanes
+//===----------------------------------------------------------------------===//
+
+ValueRange BatchingContext::buildLaneLoop(OpBuilder &builder, Location loc,
+                                          ValueRange inits, LaneBodyFn body) {
+  Value zero = builder.create<arith::ConstantIndexOp>(loc, 0);
+  Value one = builder.create<arith::ConstantIndexOp>(loc, 1);
+  auto loop = builder.create<scf::ForOp>(
+      loc, zero, getBatchSize(), one, inits,
+      [&](OpBuilder &nested, Location nestedLoc, Value lane,
+          ValueRange iterArgs) {
+        SmallVector<Value> yielded = body(nested, nestedLoc, lane, iterArgs);
+        nested.create<scf::YieldOp>(nestedLoc, yielded);
+      });
+  return loop.getResults();
+}
+
+// vmap(op)(xs) => for b: ys[b] = op(xs[b])   (destination-passing)
+LogicalResult BatchingContext::batchPerLane(OpBuilder &builder, Operation *op,
+                                            bool skipInactive,
+                                            ArrayRef<Value> destinations) {
+  Location loc = op->getLoc();
+  for (Value result : op->getResults())
+    if (!isBatched(result))
+      return op->emitError() << "cannot batch '" << op->getName()
+                             << "' lane by lane: result #"
+                             << cast<OpResult>(result).getResultNumber()
+                             << " is the same on every lane";
+
+  llvm::SetVector<Value> inputs;
+  inputs.insert(op->operand_begin(), op->operand_end());
+  getUsedValuesDefinedAbove(op->getRegions(), inputs);
+
+  SmallVector<Value> inits(destinations);
+  if (inits.empty())
+    for (Type type : op->getResultTypes())
+      inits.push_back(createEmpty(builder, loc, getBatchedType(type)));
+
+  Value laneMask = skipInactive ? mask : Value();
+  ValueRange results = buildLaneLoop(
+      builder, loc, inits,
+      [&](OpBuilder &b, Location l, Value lane, ValueRange acc) {
+        IRMapping laneMap;
+        for (Value input : inputs) {
+          Value value = lookup(input);
+          laneMap.map(input, value.getType() != input.getType()
+                                 ? extractLane(b, l, value, lane)
+                                 : value);
+        }
+        SmallVector<Value> laneResults;
+        if (!laneMask) {
+          laneResults = b.clone(*op, laneMap)->getResults();
+        } else {
+          // A lane the mask clears keeps its destination untouched and never
+          // runs the op: its inputs may be stale values the scalar program
+          // would never have seen (and a loop on them might not end).
+          Value active = b.create<tensor::ExtractOp>(l, laneMask, lane);
+          auto branch = b.create<scf::IfOp>(
+              l, active,
+              [&](OpBuilder &t, Location tl) {
+                t.create<scf::YieldOp>(tl, t.clone(*op, laneMap)->getResults());
+              },
+              [&](OpBuilder &e, Location el) {
+                SmallVector<Value> kept;
+                for (Value dest : acc)
+                  kept.push_back(extractLane(e, el, dest, lane));
+                e.create<scf::YieldOp>(el, kept);
+              });
+          laneResults = branch.getResults();
+        }
+        SmallVector<Value> updated;
+        for (auto [laneResult, dest] : llvm::zip(laneResults, acc))
+          updated.push_back(insertLane(b, l, laneResult, dest, lane));
+        return updated;
+      });
+  for (auto [result, value] : llvm::zip(op->getResults(), results))
+    map(result, value);
+  notifyClonedPerLane(op);
+  return success();
+}
