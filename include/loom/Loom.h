@@ -105,7 +105,7 @@ public:
   /// The same, with inputs addressed by name (or position); arguments with
   /// defaults may be left out.
   Result<std::vector<HostBuffer>>
-  call(const std::map<std::string, HostBuffer> &inputs) const;
+  callNamed(const std::map<std::string, HostBuffer> &inputs) const;
 
   struct Impl;
 

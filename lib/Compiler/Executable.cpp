@@ -318,9 +318,9 @@ static Result<Executable> compileBuffer(std::unique_ptr<llvm::MemoryBuffer> buff
                          llvm::toString(tmBuilder.takeError()));
   auto level = static_cast<llvm::CodeGenOptLevel>(options.optLevel);
   tmBuilder->setCodeGenOptLevel(level);
-  tmBuilder->getOptions().AllowFPOpFusion =
-      options.fpContraction ? llvm::FPOpFusion::Fast
-                            : llvm::FPOpFusion::Strict;
+  // Contraction is decided per instruction by the `contract` flags that
+  // loom-allow-fp-contraction sets; never globally.
+  tmBuilder->getOptions().AllowFPOpFusion = llvm::FPOpFusion::Standard;
   auto tm = tmBuilder->createTargetMachine();
   if (!tm)
     return Status::error("cannot target this host: " +
@@ -434,7 +434,7 @@ static Result<HostBuffer> defaultBuffer(const ValueInfo &info) {
 }
 
 Result<std::vector<HostBuffer>>
-Executable::call(const std::map<std::string, HostBuffer> &named) const {
+Executable::callNamed(const std::map<std::string, HostBuffer> &named) const {
   std::vector<const HostBuffer *> slots(impl->inputs.size(), nullptr);
   for (const auto &[name, buffer] : named) {
     Result<size_t> index = inputIndex(name);

@@ -17,9 +17,12 @@
 #include "loom/Runtime/Npy.h"
 #include "loom/Support/Threefry.h"
 
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <fmt/format.h>
 
@@ -162,9 +165,24 @@ static std::string summarize(const std::string &name, const HostBuffer &b) {
 
 int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "Loom JIT runner: compile a program and run "
-                              "its entry on .npy or generated inputs\n");
+  // cl reports some mistakes on two lines ("Did you mean ...?"); every
+  // loom-run error is one line, so collect them and join the lines.
+  std::string clErrors;
+  llvm::raw_string_ostream clErrorStream(clErrors);
+  if (!cl::ParseCommandLineOptions(argc, argv,
+                                   "Loom JIT runner: compile a program and "
+                                   "run its entry on .npy or generated "
+                                   "inputs\n",
+                                   &clErrorStream)) {
+    llvm::SmallVector<llvm::StringRef> lines;
+    llvm::StringRef(clErrors).split(lines, '\n', -1, /*KeepEmpty=*/false);
+    std::string joined;
+    for (llvm::StringRef line : lines) {
+      line.consume_front("loom-run: ");
+      joined += (joined.empty() ? "" : " ") + line.trim().str();
+    }
+    return fail(joined);
+  }
 
   CompileOptions options;
   options.entry = entryName;
@@ -185,6 +203,15 @@ int main(int argc, char **argv) {
   options.loopSync = *ls;
   if (repeat == 0)
     return fail("--repeat must be at least 1");
+  // Before compiling and running, so a long run does not end in this error.
+  if (!outputDir.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
+      return fail("cannot create output directory '" + outputDir +
+                  "': " + ec.message());
+    // create_directories accepts an existing regular file.
+    if (!llvm::sys::fs::is_directory(outputDir))
+      return fail("output directory '" + outputDir + "' is not a directory");
+  }
 
   auto exe = Executable::compileFile(inputFile, options);
   if (!exe)
@@ -210,18 +237,13 @@ int main(int argc, char **argv) {
   Result<std::vector<HostBuffer>> outputs = Status::error("not called");
   for (unsigned r = 0; r < repeat; ++r) {
     auto start = Clock::now();
-    outputs = exe->call(inputs);
+    outputs = exe->callNamed(inputs);
     seconds.push_back(
         std::chrono::duration<double>(Clock::now() - start).count());
     if (!outputs)
       return fail(outputs.message());
   }
 
-  if (!outputDir.empty()) {
-    if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
-      return fail("cannot create output directory '" + outputDir +
-                  "': " + ec.message());
-  }
   for (size_t i = 0; i < outputs->size(); ++i) {
     const std::string &name = exe->outputs()[i].name;
     fmt::print("{}\n", summarize(name, (*outputs)[i]));

@@ -25,11 +25,16 @@ struct LoomToLLVMOptions : public PassPipelineOptions<LoomToLLVMOptions> {
       llvm::cl::init(false)};
 };
 
+/// Appends the first half of the CPU lowering: Loom IR on tensors to
+/// upstream IR on buffers (scf loops, memrefs).
+void buildLoomBufferizePipeline(OpPassManager &pm,
+                                const LoomToLLVMOptions &options);
+
 /// Appends the CPU lowering, from Loom IR on tensors to the LLVM dialect.
 void buildLoomToLLVMPipeline(OpPassManager &pm,
                              const LoomToLLVMOptions &options);
 
-/// Registers `loom-to-llvm` with the pass registry.
+/// Registers `loom-bufferize` and `loom-to-llvm` with the pass registry.
 void registerLoomToLLVMPipeline();
 
 } // namespace mlir::loom

@@ -14,6 +14,8 @@ namespace mlir::loom {
 #define GEN_PASS_DECL
 #include "loom/Transforms/Passes.h.inc"
 
+std::unique_ptr<Pass> createLoomAllowFPContraction();
+
 #define GEN_PASS_REGISTRATION
 #include "loom/Transforms/Passes.h.inc"
 

@@ -249,6 +249,13 @@ private:
   SymbolTable &symbols;
 };
 
+/// Tensors up to this many elements are built element by element with
+/// tensor.from_elements rather than tensor.generate: `tensor.extract` folds
+/// through from_elements, so a key split into three, or a (1,)-shaped draw,
+/// needs no buffer at all (generate's body calls the threefry function, which
+/// canonicalization will not inline into an extract).
+static constexpr int64_t kUnrollElements = 16;
+
 /// Builds a value of `type` — a scalar, or a static tensor filled element by
 /// element — from the element's flat row-major index as an i32.
 Value generate(OpBuilder &b, Location loc, Type type,
@@ -256,6 +263,13 @@ Value generate(OpBuilder &b, Location loc, Type type,
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
     return element(b, loc, b.create<arith::ConstantIntOp>(loc, 0, 32));
+  if (tensor.getNumElements() <= kUnrollElements) {
+    SmallVector<Value> elements;
+    for (int64_t i = 0; i < tensor.getNumElements(); ++i)
+      elements.push_back(
+          element(b, loc, b.create<arith::ConstantIntOp>(loc, i, 32)));
+    return b.create<tensor::FromElementsOp>(loc, tensor, elements);
+  }
   return b.create<tensor::GenerateOp>(
       loc, tensor, ValueRange{},
       [&](OpBuilder &nb, Location nl, ValueRange indices) {

@@ -11,20 +11,19 @@
 //===----------------------------------------------------------------------===//
 
 #include "loom/Conversion/Passes.h"
+#include "loom/Transforms/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
 using namespace mlir;
 
-/// The stages, in order. Transcendental math goes to libm before the rest of
-/// math goes to LLVM intrinsics, so scalar and vectorized code call the same
-/// functions and every strategy computes the same bits (and `log1p` stays
-/// accurate: math-to-llvm would approximate it as log(1 + x)).
-static constexpr const char *kStages[] = {
+/// Tensors to buffers: Loom ops to upstream ones, small loop carries to
+/// scalars, elementwise ops fused, one-shot bufferization, deallocation.
+static constexpr const char *kBufferizeStages[] = {
     "convert-loom-to-standard",
     "canonicalize",
-    "loom-scalarize-loop-carries",
+    "loom-scalarize-small-tensors",
     "canonicalize",
     "cse",
     "func.func(convert-elementwise-to-linalg)",
@@ -36,6 +35,13 @@ static constexpr const char *kStages[] = {
     "allow-return-allocs-from-loops=1}",
     "canonicalize",
     "buffer-deallocation-pipeline",
+};
+
+/// Buffers to the LLVM dialect. Transcendental math goes to libm before the
+/// rest of math goes to LLVM intrinsics, so scalar and vectorized code call
+/// the same functions and every strategy computes the same bits (and
+/// `log1p` stays accurate: math-to-llvm would approximate it as log(1 + x)).
+static constexpr const char *kLLVMStages[] = {
     "func.func(convert-linalg-to-loops)",
     "lower-affine",
     "convert-scf-to-cf",
@@ -51,20 +57,36 @@ static constexpr const char *kStages[] = {
     "reconcile-unrealized-casts",
 };
 
-void mlir::loom::buildLoomToLLVMPipeline(OpPassManager &pm,
-                                         const LoomToLLVMOptions &options) {
-  // FP contraction is decided when LLVM IR becomes machine code (the JIT's
-  // target options), not here: the option is carried for tools that read it.
-  (void)options;
-  for (const char *stage : kStages) {
-    // The stage names are fixed above; a failure here is a Loom bug that
-    // the pipeline's own lit test catches.
+template <size_t N>
+static void addStages(OpPassManager &pm, const char *const (&stages)[N]) {
+  for (const char *stage : stages) {
+    // The stage names are fixed above and registered with Loom's passes; a
+    // failure here is a Loom bug that the pipelines' lit tests catch.
     if (failed(parsePassPipeline(stage, pm)))
-      llvm::report_fatal_error(llvm::Twine("bad loom-to-llvm stage: ") + stage);
+      llvm::report_fatal_error(llvm::Twine("bad Loom pipeline stage: ") +
+                               stage);
   }
 }
 
+void mlir::loom::buildLoomBufferizePipeline(OpPassManager &pm,
+                                            const LoomToLLVMOptions &options) {
+  if (options.fpContraction)
+    pm.addPass(createLoomAllowFPContraction());
+  addStages(pm, kBufferizeStages);
+}
+
+void mlir::loom::buildLoomToLLVMPipeline(OpPassManager &pm,
+                                         const LoomToLLVMOptions &options) {
+  buildLoomBufferizePipeline(pm, options);
+  addStages(pm, kLLVMStages);
+}
+
 void mlir::loom::registerLoomToLLVMPipeline() {
+  PassPipelineRegistration<LoomToLLVMOptions>(
+      "loom-bufferize",
+      "Lower Loom IR on tensors to upstream IR on buffers (the first half of "
+      "loom-to-llvm)",
+      buildLoomBufferizePipeline);
   PassPipelineRegistration<LoomToLLVMOptions>(
       "loom-to-llvm",
       "Lower Loom IR on tensors to the LLVM dialect for the CPU JIT",

@@ -60,14 +60,15 @@ func.func @normal(%k: tensor<2xi32>) -> f32 {
 
 // -----
 
-// Partitionable bits: word i is y0 ^ y1 of the block (0, i).
+// Partitionable bits: word i is y0 ^ y1 of the block (0, i); a large draw
+// is a tensor.generate, a small one is unrolled.
 // CHECK-LABEL: func.func @bits_partitionable
 // CHECK: tensor.generate
 // CHECK: %[[Y:.*]]:2 = {{(func\.)?}}call @__loom_threefry2x32
 // CHECK: arith.xori %[[Y]]#0, %[[Y]]#1 : i32
-func.func @bits_partitionable(%k: tensor<2xi32>) -> tensor<3xi32> {
-  %b = loom.random.bits %k {partitionable} : tensor<3xi32>
-  return %b : tensor<3xi32>
+func.func @bits_partitionable(%k: tensor<2xi32>) -> tensor<20xi32> {
+  %b = loom.random.bits %k {partitionable} : tensor<20xi32>
+  return %b : tensor<20xi32>
 }
 
 // -----

@@ -1,4 +1,4 @@
-//===- ScalarizeLoopCarries.cpp - Small tensor carries as scalars ---------===//
+//===- ScalarizeSmallTensors.cpp - Small tensors as scalars ----------------===//
 //
 // Part of the Loom project.
 //
@@ -13,7 +13,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::loom {
-#define GEN_PASS_DEF_LOOMSCALARIZELOOPCARRIES
+#define GEN_PASS_DEF_LOOMSCALARIZESMALLTENSORS
 #include "loom/Transforms/Passes.h.inc"
 } // namespace mlir::loom
 
@@ -150,14 +150,82 @@ struct ScalarizeWhileCarries : OpRewritePattern<scf::WhileOp> {
   Scalarizer s;
 };
 
-struct LoomScalarizeLoopCarries
-    : loom::impl::LoomScalarizeLoopCarriesBase<LoomScalarizeLoopCarries> {
-  using LoomScalarizeLoopCarriesBase::LoomScalarizeLoopCarriesBase;
+// extract_slice(from_elements(e...)) with static offsets, sizes and strides
+// => from_elements(the selected e...), so a key sliced out of a split needs
+// no buffer either.
+struct SliceOfFromElements : OpRewritePattern<tensor::ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto source = op.getSource().getDefiningOp<tensor::FromElementsOp>();
+    auto result = op.getResultType();
+    if (!source || !result.hasStaticShape() ||
+        ShapedType::isDynamicShape(op.getStaticOffsets()) ||
+        ShapedType::isDynamicShape(op.getStaticSizes()) ||
+        ShapedType::isDynamicShape(op.getStaticStrides()))
+      return failure();
+    ArrayRef<int64_t> shape = source.getType().getShape();
+    ArrayRef<int64_t> offsets = op.getStaticOffsets();
+    ArrayRef<int64_t> sizes = op.getStaticSizes();
+    ArrayRef<int64_t> strides = op.getStaticStrides();
+    int64_t count = result.getNumElements();
+    SmallVector<Value> picked;
+    picked.reserve(count);
+    for (int64_t n = 0; n < count; ++n) {
+      // n in the slice's row-major order -> the source's flat index.
+      int64_t rest = n, flat = 0, scale = 1;
+      SmallVector<int64_t> index(shape.size());
+      for (size_t d = shape.size(); d-- > 0;) {
+        index[d] = offsets[d] + (rest % sizes[d]) * strides[d];
+        rest /= sizes[d];
+      }
+      for (size_t d = shape.size(); d-- > 0;) {
+        flat += index[d] * scale;
+        scale *= shape[d];
+      }
+      picked.push_back(source.getElements()[flat]);
+    }
+    rewriter.replaceOpWithNewOp<tensor::FromElementsOp>(op, result, picked);
+    return success();
+  }
+};
+
+// select(c, a, b) on small tensors with a scalar c => from_elements of
+// select(c, a[i], b[i]): choosing one of two keys must not need a buffer.
+struct SelectOfSmallTensors : OpRewritePattern<arith::SelectOp> {
+  SelectOfSmallTensors(MLIRContext *ctx, Scalarizer scalarizer)
+      : OpRewritePattern(ctx), s(scalarizer) {}
+
+  LogicalResult matchAndRewrite(arith::SelectOp op,
+                                PatternRewriter &rewriter) const override {
+    auto tensor = s.small(op.getType());
+    if (!tensor || !op.getCondition().getType().isInteger(1))
+      return failure();
+    Location loc = op.getLoc();
+    SmallVector<Value> a = s.expand(rewriter, loc, op.getTrueValue());
+    SmallVector<Value> b = s.expand(rewriter, loc, op.getFalseValue());
+    SmallVector<Value> picked;
+    for (auto [x, y] : llvm::zip(a, b))
+      picked.push_back(
+          rewriter.create<arith::SelectOp>(loc, op.getCondition(), x, y));
+    rewriter.replaceOpWithNewOp<tensor::FromElementsOp>(op, tensor, picked);
+    return success();
+  }
+
+  Scalarizer s;
+};
+
+struct LoomScalarizeSmallTensors
+    : loom::impl::LoomScalarizeSmallTensorsBase<LoomScalarizeSmallTensors> {
+  using LoomScalarizeSmallTensorsBase::LoomScalarizeSmallTensorsBase;
 
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<ScalarizeWhileCarries>(&getContext(),
                                         Scalarizer{maxElements});
+    patterns.add<SliceOfFromElements>(&getContext());
+    patterns.add<SelectOfSmallTensors>(&getContext(), Scalarizer{maxElements});
     // The folds that make the scalars pay off: extract(from_elements) and
     // extract(generate).
     tensor::ExtractOp::getCanonicalizationPatterns(patterns, &getContext());

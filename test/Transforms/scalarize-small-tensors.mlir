@@ -1,4 +1,4 @@
-// RUN: loom-opt %s -loom-scalarize-loop-carries -split-input-file | FileCheck %s
+// RUN: loom-opt %s -loom-scalarize-small-tensors -split-input-file | FileCheck %s
 
 // A tensor<1xf32> carry rebuilt each iteration becomes an f32 carry, and the
 // extract/from_elements pairs fold away: nothing is left to allocate.
