@@ -211,11 +211,30 @@ Value BatchingContext::getMaskOrAllTrue(OpBuilder &builder, Location loc) {
   return broadcast(builder, loc, allTrue);
 }
 
+// select(m, t, f) lane by lane => linalg.generic ins(m, t) outs(f)
 Value BatchingContext::selectLanes(OpBuilder &builder, Location loc,
                                    Value laneMask, Value onTrue,
                                    Value onFalse) {
-  Value condition = broadcastMask(builder, loc, laneMask, onTrue.getType());
-  return builder.create<arith::SelectOp>(loc, condition, onTrue, onFalse);
+  // A generic that writes into `onFalse` (the old value of a carry, or the
+  // old column of a buffer) rather than arith.select: bufferized, it updates
+  // that buffer in place, and producers of `onTrue` fuse into it, so a
+  // masked carry update allocates nothing.
+  auto type = cast<RankedTensorType>(onTrue.getType());
+  MLIRContext *ctx = builder.getContext();
+  unsigned rank = type.getRank();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  AffineMap laneOnly =
+      AffineMap::get(rank, 0, getAffineDimExpr(0, ctx), ctx);
+  SmallVector<AffineMap> maps{laneOnly, identity, identity};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = builder.create<linalg::GenericOp>(
+      loc, TypeRange{type}, ValueRange{laneMask, onTrue}, ValueRange{onFalse},
+      maps, iterators, [](OpBuilder &b, Location l, ValueRange args) {
+        Value chosen = b.create<arith::SelectOp>(l, args[0], args[1], args[2]);
+        b.create<linalg::YieldOp>(l, chosen);
+      });
+  return generic.getResult(0);
 }
 
 //===----------------------------------------------------------------------===//

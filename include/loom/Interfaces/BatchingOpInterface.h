@@ -132,7 +132,8 @@ public:
                       Type batchedType);
   /// The mask, or an all-true tensor<Bxi1> when every lane is active.
   Value getMaskOrAllTrue(OpBuilder &builder, Location loc);
-  /// `select(mask, onTrue, onFalse)` lane by lane.
+  /// `select(mask, onTrue, onFalse)` lane by lane, written into `onFalse`
+  /// (a linalg.generic), so it bufferizes in place.
   Value selectLanes(OpBuilder &builder, Location loc, Value mask,
                     Value onTrue, Value onFalse);
 

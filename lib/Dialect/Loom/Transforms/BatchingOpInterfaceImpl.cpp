@@ -707,6 +707,24 @@ struct ForBatchingModel
 // scf.while
 //===----------------------------------------------------------------------===//
 
+// a & p => linalg.generic ins(p) outs(a)
+/// The new active mask, written into the old one: bufferized, the mask
+/// carried by a masked loop is updated in place, with the predicate's
+/// computation fused into the same loop over lanes.
+static Value andLanesInPlace(OpBuilder &builder, Location loc, Value pred,
+                             Value mask) {
+  AffineMap identity = builder.getMultiDimIdentityMap(1);
+  auto generic = builder.create<linalg::GenericOp>(
+      loc, TypeRange{mask.getType()}, ValueRange{pred}, ValueRange{mask},
+      ArrayRef<AffineMap>{identity, identity},
+      ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
+      [](OpBuilder &b, Location l, ValueRange args) {
+        b.create<linalg::YieldOp>(
+            l, ValueRange{b.create<arith::AndIOp>(l, args[1], args[0])});
+      });
+  return generic.getResult(0);
+}
+
 /// The carry `forwarded` is, when scf.condition passes a carry through.
 static std::optional<unsigned> getForwardedCarry(scf::WhileOp loop,
                                                  Value forwarded) {
@@ -809,13 +827,18 @@ struct WhileBatchingModel
   // vmap(while(c, b)) with batched c
   //   => while(any(a & c'), a' = a & c'; select(a', b', x))
   //   with a the enclosing mask at entry; c' computed once per iteration
+  //
+  // Layout: the loop carries (x..., a); scf.condition forwards every carry
+  // unchanged at its own position, then the new mask, then whatever else the
+  // scalar condition forwards. One-shot bufferization pairs condition
+  // operands with carries by position, so this keeps every carry that the
+  // body updates in place (a buffer under masked writes) in place.
   static LogicalResult batchMasked(scf::WhileOp loop, BatchingContext &context,
                                    OpBuilder &builder) {
     Location loc = loop.getLoc();
     scf::ConditionOp cond = loop.getConditionOp();
     scf::YieldOp yield = loop.getYieldOp();
     unsigned numCarries = loop.getInits().size();
-    unsigned numForwarded = cond.getArgs().size();
 
     SmallVector<Value> inits;
     for (Value init : loop.getInits())
@@ -823,26 +846,21 @@ struct WhileBatchingModel
     Value entryMask = context.getMaskOrAllTrue(builder, loc);
     inits.push_back(entryMask);
 
-    // The select that keeps finished lanes frozen needs each old carry after
-    // the condition. Most carries are forwarded by scf.condition already;
-    // the others travel as extra forwarded values.
-    SmallVector<std::optional<unsigned>> forwardedAt(numCarries);
-    for (auto [j, value] : llvm::enumerate(cond.getArgs()))
-      if (std::optional<unsigned> carry = getForwardedCarry(loop, value))
-        if (!forwardedAt[*carry])
-          forwardedAt[*carry] = j;
-    SmallVector<unsigned> extraCarries;
-    for (unsigned i = 0; i < numCarries; ++i)
-      if (!forwardedAt[i])
-        extraCarries.push_back(i);
-
-    // After the condition: the new mask, the forwarded values, the extra
-    // old carries.
-    SmallVector<Type> afterTypes{entryMask.getType()};
-    for (Value value : cond.getArgs())
+    // Where each value the scalar condition forwards lives after the new
+    // condition: its carry's position, or a slot after the mask.
+    SmallVector<unsigned> forwardedAt;
+    SmallVector<Value> extraForwarded;
+    for (Value value : cond.getArgs()) {
+      if (std::optional<unsigned> carry = getForwardedCarry(loop, value)) {
+        forwardedAt.push_back(*carry);
+        continue;
+      }
+      forwardedAt.push_back(numCarries + 1 + extraForwarded.size());
+      extraForwarded.push_back(value);
+    }
+    SmallVector<Type> afterTypes = llvm::to_vector(TypeRange(inits));
+    for (Value value : extraForwarded)
       afterTypes.push_back(context.getBatchedType(value.getType()));
-    for (unsigned i : extraCarries)
-      afterTypes.push_back(inits[i].getType());
 
     bool failedBody = false;
     auto newLoop = builder.create<scf::WhileOp>(
@@ -859,33 +877,24 @@ struct WhileBatchingModel
           }
           Location condLoc = cond.getLoc();
           Value pred = context.lookupBatched(b, condLoc, cond.getCondition());
-          Value stillActive = b.create<arith::AndIOp>(condLoc, active, pred);
+          Value stillActive = andLanesInPlace(b, condLoc, pred, active);
           Value any = b.create<AnyOp>(condLoc, b.getI1Type(), stillActive,
                                       b.getI64IntegerAttr(0));
-          SmallVector<Value> forwarded{stillActive};
-          for (Value value : cond.getArgs())
+          SmallVector<Value> forwarded(args.drop_back());
+          forwarded.push_back(stillActive);
+          for (Value value : extraForwarded)
             forwarded.push_back(context.lookupBatched(b, condLoc, value));
-          for (unsigned i : extraCarries)
-            forwarded.push_back(args[i]);
           b.create<scf::ConditionOp>(condLoc, any, forwarded);
           context.restoreMask(previous);
         },
         [&](OpBuilder &b, Location l, ValueRange args) {
           if (failedBody)
             return;
-          Value active = args.front();
-          ValueRange forwarded = args.slice(1, numForwarded);
-          SmallVector<Value> oldCarries(numCarries);
-          for (unsigned i = 0; i < numCarries; ++i)
-            if (forwardedAt[i])
-              oldCarries[i] = forwarded[*forwardedAt[i]];
-          for (auto [k, i] : llvm::enumerate(extraCarries))
-            oldCarries[i] = args[1 + numForwarded + k];
-
+          ValueRange oldCarries = args.take_front(numCarries);
+          Value active = args[numCarries];
           Value previous = context.narrowMask(active);
-          for (auto [arg, newArg] :
-               llvm::zip(loop.getAfterArguments(), forwarded))
-            context.map(arg, newArg);
+          for (auto [arg, at] : llvm::zip(loop.getAfterArguments(), forwardedAt))
+            context.map(arg, args[at]);
           if (failed(context.batchBlock(*loop.getAfterBody(), b))) {
             failedBody = true;
             context.restoreMask(previous);
@@ -909,14 +918,13 @@ struct WhileBatchingModel
     if (failedBody)
       return failure();
 
-    for (auto [j, result] : llvm::enumerate(loop.getResults())) {
-      Value newResult = newLoop.getResult(1 + j);
+    for (auto [result, at] : llvm::zip(loop.getResults(), forwardedAt)) {
+      Value newResult = newLoop.getResult(at);
       context.map(result, newResult);
       // Lanes the enclosing mask clears never become active: every carry
       // keeps its init there.
-      if (std::optional<unsigned> carry =
-              getForwardedCarry(loop, cond.getArgs()[j]))
-        context.recordUnchangedOnInactive(newResult, inits[*carry]);
+      if (at < numCarries)
+        context.recordUnchangedOnInactive(newResult, inits[at]);
     }
     return success();
   }

@@ -502,9 +502,16 @@ FailureOr<BatchedFunc> VmapExpander::getBatched(func::FuncOp callee,
       (callee.getSymName() + signatureSuffix(signature, batch)).str(),
       FunctionType::get(module.getContext(), inputs, results));
   func.setPrivate();
-  for (unsigned i = 0; i < callee.getNumArguments(); ++i)
+  for (unsigned i = 0; i < callee.getNumArguments(); ++i) {
     if (Attribute name = callee.getArgAttr(i, LoomDialect::kNameAttrName))
       func.setArgAttr(i, LoomDialect::kNameAttrName, name);
+    // A masked loop updates its carries in place; when a carry starts as an
+    // argument, bufferization must copy it once at entry, not write into the
+    // caller's buffer (the user's input, when the caller is an entry).
+    if (isa<RankedTensorType>(inputs[i]))
+      func.setArgAttr(i, "bufferization.writable",
+                      BoolAttr::get(module.getContext(), false));
+  }
   for (unsigned i = 0; i < callee.getNumResults(); ++i)
     if (Attribute name = callee.getResultAttr(i, LoomDialect::kNameAttrName))
       func.setResultAttr(i, LoomDialect::kNameAttrName, name);

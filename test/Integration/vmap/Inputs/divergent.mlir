@@ -1,0 +1,259 @@
+// Small programs with divergent loops for the vmap property test
+// (vmap_property.py): each scalar @f has a @f_vmap entry that maps it over a
+// dynamic batch. Inputs are chosen by the RUN lines so that lanes diverge.
+
+// A single divergent loop (Collatz): lanes with x <= 1 never enter it.
+func.func @collatz(%x0: i32 {loom.name = "x"}) -> (i32 {loom.name = "steps"}) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c3 = arith.constant 3 : i32
+  %r:2 = scf.while (%x = %x0, %n = %c0) : (i32, i32) -> (i32, i32) {
+    %go = arith.cmpi sgt, %x, %c1 : i32
+    scf.condition(%go) %x, %n : i32, i32
+  } do {
+  ^bb0(%x: i32, %n: i32):
+    %low = arith.andi %x, %c1 : i32
+    %odd = arith.cmpi ne, %low, %c0 : i32
+    %half = arith.shrsi %x, %c1 : i32
+    %t = arith.muli %x, %c3 : i32
+    %t1 = arith.addi %t, %c1 : i32
+    %next = arith.select %odd, %t1, %half : i32
+    %n1 = arith.addi %n, %c1 : i32
+    scf.yield %next, %n1 : i32, i32
+  }
+  return %r#1 : i32
+}
+func.func @collatz_vmap(%xs: tensor<?xi32> {loom.name = "xs"})
+    -> (tensor<?xi32> {loom.name = "steps"}) {
+  %r = loom.vmap @collatz(%xs) in_axes [0] out_axes [0]
+      : (tensor<?xi32>) -> tensor<?xi32>
+  return %r : tensor<?xi32>
+}
+
+// A while-of-while on floats; the inner trip count grows with the outer
+// iteration and differs per lane.
+func.func @nested(%a: f32 {loom.name = "a"}, %b: f32 {loom.name = "b"})
+    -> (f32 {loom.name = "acc"}, i32 {loom.name = "trips"}) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %half = arith.constant 0.5 : f32
+  %i0 = arith.constant 0 : i32
+  %i1 = arith.constant 1 : i32
+  %r:3 = scf.while (%t = %zero, %acc = %zero, %k = %i0)
+      : (f32, f32, i32) -> (f32, f32, i32) {
+    %go = arith.cmpf olt, %t, %a : f32
+    scf.condition(%go) %t, %acc, %k : f32, f32, i32
+  } do {
+  ^bb0(%t: f32, %acc: f32, %k: i32):
+    %limit = arith.mulf %t, %b : f32
+    %step0 = arith.addf %one, %b : f32
+    %step = arith.mulf %half, %step0 : f32
+    %in:2 = scf.while (%s = %zero, %j = %i0) : (f32, i32) -> (f32, i32) {
+      %more = arith.cmpf olt, %s, %limit : f32
+      scf.condition(%more) %s, %j : f32, i32
+    } do {
+    ^bb0(%s: f32, %j: i32):
+      %s1 = arith.addf %s, %step : f32
+      %j1 = arith.addi %j, %i1 : i32
+      scf.yield %s1, %j1 : f32, i32
+    }
+    %acc1 = arith.addf %acc, %in#0 : f32
+    %t1 = arith.addf %t, %one : f32
+    %k1 = arith.addi %k, %in#1 : i32
+    scf.yield %t1, %acc1, %k1 : f32, f32, i32
+  }
+  return %r#1, %r#2 : f32, i32
+}
+func.func @nested_vmap(%as: tensor<?xf32> {loom.name = "as"},
+                       %bs: tensor<?xf32> {loom.name = "bs"})
+    -> (tensor<?xf32> {loom.name = "acc"}, tensor<?xi32> {loom.name = "trips"}) {
+  %r:2 = loom.vmap @nested(%as, %bs) in_axes [0, 0] out_axes [0, 0]
+      : (tensor<?xf32>, tensor<?xf32>) -> (tensor<?xf32>, tensor<?xi32>)
+  return %r#0, %r#1 : tensor<?xf32>, tensor<?xi32>
+}
+
+// Three levels of divergent loops.
+func.func @three(%n: i32 {loom.name = "n"}) -> (i32 {loom.name = "total"}) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c3 = arith.constant 3 : i32
+  %extra = arith.remsi %n, %c3 : i32
+  %r:2 = scf.while (%i = %c0, %total = %c0) : (i32, i32) -> (i32, i32) {
+    %go = arith.cmpi slt, %i, %n : i32
+    scf.condition(%go) %i, %total : i32, i32
+  } do {
+  ^bb0(%i: i32, %total: i32):
+    %mid:2 = scf.while (%j = %c0, %t1 = %total) : (i32, i32) -> (i32, i32) {
+      %go = arith.cmpi slt, %j, %i : i32
+      scf.condition(%go) %j, %t1 : i32, i32
+    } do {
+    ^bb0(%j: i32, %t1: i32):
+      %bound = arith.addi %j, %extra : i32
+      %in:2 = scf.while (%k = %c0, %t2 = %t1) : (i32, i32) -> (i32, i32) {
+        %go = arith.cmpi slt, %k, %bound : i32
+        scf.condition(%go) %k, %t2 : i32, i32
+      } do {
+      ^bb0(%k: i32, %t2: i32):
+        %ij = arith.muli %i, %j : i32
+        %v = arith.addi %ij, %k : i32
+        %t3 = arith.addi %t2, %v : i32
+        %k1 = arith.addi %k, %c1 : i32
+        scf.yield %k1, %t3 : i32, i32
+      }
+      %j1 = arith.addi %j, %c1 : i32
+      scf.yield %j1, %in#1 : i32, i32
+    }
+    %i1 = arith.addi %i, %c1 : i32
+    scf.yield %i1, %mid#1 : i32, i32
+  }
+  return %r#1 : i32
+}
+func.func @three_vmap(%ns: tensor<?xi32> {loom.name = "ns"})
+    -> (tensor<?xi32> {loom.name = "total"}) {
+  %r = loom.vmap @three(%ns) in_axes [0] out_axes [0]
+      : (tensor<?xi32>) -> tensor<?xi32>
+  return %r : tensor<?xi32>
+}
+
+// Lanes that start above the limit never enter the loop; a shared scale.
+func.func @grow(%x0: f32 {loom.name = "x"}, %scale: f32 {loom.name = "scale"})
+    -> (f32 {loom.name = "y"}, i32 {loom.name = "n"}) {
+  %limit = arith.constant 10.0 : f32
+  %one = arith.constant 1.0 : f32
+  %i0 = arith.constant 0 : i32
+  %i1 = arith.constant 1 : i32
+  %r:2 = scf.while (%x = %x0, %n = %i0) : (f32, i32) -> (f32, i32) {
+    %go = arith.cmpf olt, %x, %limit : f32
+    scf.condition(%go) %x, %n : f32, i32
+  } do {
+  ^bb0(%x: f32, %n: i32):
+    %m = arith.mulf %x, %scale : f32
+    %x1 = arith.addf %m, %one : f32
+    %n1 = arith.addi %n, %i1 : i32
+    scf.yield %x1, %n1 : f32, i32
+  }
+  return %r#0, %r#1 : f32, i32
+}
+func.func @grow_vmap(%xs: tensor<?xf32> {loom.name = "xs"},
+                     %scale: f32 {loom.name = "scale"})
+    -> (tensor<?xf32> {loom.name = "y"}, tensor<?xi32> {loom.name = "n"}) {
+  %r:2 = loom.vmap @grow(%xs, %scale) in_axes [0, none] out_axes [0, 0]
+      : (tensor<?xf32>, f32) -> (tensor<?xf32>, tensor<?xi32>)
+  return %r#0, %r#1 : tensor<?xf32>, tensor<?xi32>
+}
+
+// diffrax's SaveAt shape: after each outer step, an inner loop saves every
+// requested time the step passed, at a per-lane index into a buffer.
+func.func @save(%rate: f32 {loom.name = "rate"})
+    -> (tensor<8xf32> {loom.name = "ys"}, i32 {loom.name = "saved"}) {
+  %zero = arith.constant 0.0 : f32
+  %two = arith.constant 2.0 : f32
+  %end = arith.constant 8.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %buf = tensor.splat %zero : tensor<8xf32>
+  %r:3 = scf.while (%t = %zero, %ys = %buf, %i = %c0)
+      : (f32, tensor<8xf32>, index) -> (f32, tensor<8xf32>, index) {
+    %go = arith.cmpf olt, %t, %end : f32
+    scf.condition(%go) %t, %ys, %i : f32, tensor<8xf32>, index
+  } do {
+  ^bb0(%t: f32, %ys: tensor<8xf32>, %i: index):
+    %tn = arith.addf %t, %rate : f32
+    %in:2 = scf.while (%ys2 = %ys, %j = %i) : (tensor<8xf32>, index)
+        -> (tensor<8xf32>, index) {
+      %room = arith.cmpi ult, %j, %c8 : index
+      %ji = arith.index_cast %j : index to i32
+      %tj = arith.sitofp %ji : i32 to f32
+      %due = arith.cmpf ole, %tj, %tn : f32
+      %go = arith.andi %room, %due : i1
+      scf.condition(%go) %ys2, %j : tensor<8xf32>, index
+    } do {
+    ^bb0(%ys2: tensor<8xf32>, %j: index):
+      %v = arith.mulf %tn, %two : f32
+      %ys3 = tensor.insert %v into %ys2[%j] : tensor<8xf32>
+      %j1 = arith.addi %j, %c1 : index
+      scf.yield %ys3, %j1 : tensor<8xf32>, index
+    }
+    scf.yield %tn, %in#0, %in#1 : f32, tensor<8xf32>, index
+  }
+  %saved = arith.index_cast %r#2 : index to i32
+  return %r#1, %saved : tensor<8xf32>, i32
+}
+func.func @save_vmap(%rates: tensor<?xf32> {loom.name = "rates"})
+    -> (tensor<?x8xf32> {loom.name = "ys"}, tensor<?xi32> {loom.name = "saved"}) {
+  %r:2 = loom.vmap @save(%rates) in_axes [0] out_axes [0, 0]
+      : (tensor<?xf32>) -> (tensor<?x8xf32>, tensor<?xi32>)
+  return %r#0, %r#1 : tensor<?x8xf32>, tensor<?xi32>
+}
+
+// A per-lane branch inside a divergent loop writes a buffer on one side.
+func.func @branchy(%x0: f32 {loom.name = "x"})
+    -> (tensor<4xf32> {loom.name = "buf"}, f32 {loom.name = "y"}) {
+  %zero = arith.constant 0.0 : f32
+  %three = arith.constant 3.0 : f32
+  %ten = arith.constant 10.0 : f32
+  %a = arith.constant 1.3 : f32
+  %b = arith.constant 0.7 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %buf = tensor.splat %zero : tensor<4xf32>
+  %r:3 = scf.while (%x = %x0, %bf = %buf, %n = %c0)
+      : (f32, tensor<4xf32>, index) -> (f32, tensor<4xf32>, index) {
+    %go = arith.cmpf olt, %x, %ten : f32
+    scf.condition(%go) %x, %bf, %n : f32, tensor<4xf32>, index
+  } do {
+  ^bb0(%x: f32, %bf: tensor<4xf32>, %n: index):
+    %big = arith.cmpf ogt, %x, %three : f32
+    %slot = arith.remui %n, %c4 : index
+    %bf1 = scf.if %big -> tensor<4xf32> {
+      %w = tensor.insert %x into %bf[%slot] : tensor<4xf32>
+      scf.yield %w : tensor<4xf32>
+    } else {
+      scf.yield %bf : tensor<4xf32>
+    }
+    %m = arith.mulf %x, %a : f32
+    %x1 = arith.addf %m, %b : f32
+    %n1 = arith.addi %n, %c1 : index
+    scf.yield %x1, %bf1, %n1 : f32, tensor<4xf32>, index
+  }
+  return %r#1, %r#0 : tensor<4xf32>, f32
+}
+func.func @branchy_vmap(%xs: tensor<?xf32> {loom.name = "xs"})
+    -> (tensor<?x4xf32> {loom.name = "buf"}, tensor<?xf32> {loom.name = "y"}) {
+  %r:2 = loom.vmap @branchy(%xs) in_axes [0] out_axes [0, 0]
+      : (tensor<?xf32>) -> (tensor<?x4xf32>, tensor<?xf32>)
+  return %r#0, %r#1 : tensor<?x4xf32>, tensor<?xf32>
+}
+
+// An scf.for whose trip count differs per lane, calling a helper with a
+// batched and with an unbatched argument.
+func.func private @weight(%i: i32, %x: f32) -> f32 {
+  %f = arith.sitofp %i : i32 to f32
+  %s = math.sin %f : f32
+  %r = arith.mulf %s, %x : f32
+  return %r : f32
+}
+func.func @trips(%n: i32 {loom.name = "n"}, %x: f32 {loom.name = "x"})
+    -> (f32 {loom.name = "sum"}) {
+  %zero = arith.constant 0.0 : f32
+  %two = arith.constant 2.0 : f32
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f32) : i32 {
+    %w = func.call @weight(%i, %x) : (i32, f32) -> f32
+    %u = func.call @weight(%i, %two) : (i32, f32) -> f32
+    %a1 = arith.addf %acc, %w : f32
+    %a2 = arith.addf %a1, %u : f32
+    scf.yield %a2 : f32
+  }
+  return %s : f32
+}
+func.func @trips_vmap(%ns: tensor<?xi32> {loom.name = "ns"},
+                      %xs: tensor<?xf32> {loom.name = "xs"})
+    -> (tensor<?xf32> {loom.name = "sum"}) {
+  %r = loom.vmap @trips(%ns, %xs) in_axes [0, 0] out_axes [0]
+      : (tensor<?xi32>, tensor<?xf32>) -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
