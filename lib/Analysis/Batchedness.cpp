@@ -7,6 +7,7 @@
 #include "loom/Analysis/Batchedness.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
@@ -223,6 +224,11 @@ LogicalResult BatchednessAnalysis::visit(Operation *op,
     visitIf(op);
   else if (auto call = dyn_cast<func::CallOp>(op))
     return visitCall(call, solver);
+  else if (auto dim = dyn_cast<tensor::DimOp>(op)) {
+    // Every lane of a batched tensor has the same shape.
+    if (isBatched(dim.getIndex()))
+      mark(dim.getResult(), {dim.getIndex()});
+  }
   else if (!op->hasTrait<OpTrait::IsTerminator>())
     // Terminators carry values to their parent, whose rule reads them.
     visitGeneric(op);

@@ -304,6 +304,22 @@ struct FromElementsBatchingModel
     Location loc = op->getLoc();
     auto laneType = cast<RankedTensorType>(fromElements.getType());
     Type batchedType = context.getBatchedType(laneType);
+    if (laneType.getNumElements() == 1) {
+      // vmap(from_elements(x) : tensor<1x..>) => expand_shape x' : tensor<Bx1x..>
+      // A reshape is a view once bufferized: no buffer per lane state.
+      Value element = context.lookupBatched(
+          builder, loc, fromElements.getElements().front());
+      ReassociationIndices all =
+          llvm::to_vector(llvm::seq<int64_t>(0, laneType.getRank() + 1));
+      SmallVector<OpFoldResult> shape{getBatchSizeOFR(context, builder)};
+      for (int64_t dim : laneType.getShape())
+        shape.push_back(builder.getIndexAttr(dim));
+      Value result = builder.create<tensor::ExpandShapeOp>(
+          loc, batchedType, element, ArrayRef<ReassociationIndices>{all},
+          shape);
+      context.map(fromElements.getResult(), result);
+      return success();
+    }
     Value result = context.createEmpty(builder, loc, batchedType);
     SmallVector<int64_t> strides = computeStrides(laneType.getShape());
     for (auto [linear, element] :
