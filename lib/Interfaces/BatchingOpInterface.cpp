@@ -204,11 +204,25 @@ Value BatchingContext::broadcastMask(OpBuilder &builder, Location loc,
       ->getResult(0);
 }
 
+Value BatchingContext::getAllTrue(OpBuilder &builder, Location loc) {
+  if (allTrue)
+    return allTrue;
+  // Built once, next to the batch size, so every loop shares it.
+  OpBuilder::InsertionGuard guard(builder);
+  Value batchSize = getBatchSize();
+  if (Operation *def = batchSize.getDefiningOp())
+    builder.setInsertionPointAfter(def);
+  else
+    builder.setInsertionPointToStart(
+        cast<BlockArgument>(batchSize).getOwner());
+  Value scalar =
+      builder.create<arith::ConstantOp>(loc, builder.getBoolAttr(true));
+  allTrue = broadcast(builder, loc, scalar);
+  return allTrue;
+}
+
 Value BatchingContext::getMaskOrAllTrue(OpBuilder &builder, Location loc) {
-  if (mask)
-    return mask;
-  Value allTrue = builder.create<arith::ConstantOp>(loc, builder.getBoolAttr(true));
-  return broadcast(builder, loc, allTrue);
+  return mask ? mask : getAllTrue(builder, loc);
 }
 
 // select(m, t, f) lane by lane => linalg.generic ins(m, t) outs(f)
@@ -283,9 +297,17 @@ LogicalResult BatchingContext::batchPerLane(OpBuilder &builder, Operation *op,
         IRMapping laneMap;
         for (Value input : inputs) {
           Value value = lookup(input);
-          laneMap.map(input, value.getType() != input.getType()
-                                 ? extractLane(b, l, value, lane)
-                                 : value);
+          if (value.getType() == input.getType()) {
+            laneMap.map(input, value);
+            continue;
+          }
+          // An input that is also a destination (a loop's init receiving its
+          // result) is read from the loop's own tensor: lane b is read just
+          // before it is overwritten, so the update stays in place.
+          auto dest = llvm::find(inits, value);
+          if (dest != inits.end())
+            value = acc[dest - inits.begin()];
+          laneMap.map(input, extractLane(b, l, value, lane));
         }
         SmallVector<Value> laneResults;
         if (!laneMask) {

@@ -130,6 +130,8 @@ public:
   /// `mask` (tensor<Bxi1>) broadcast to the shape of `batchedType`.
   Value broadcastMask(OpBuilder &builder, Location loc, Value mask,
                       Type batchedType);
+  /// An all-true tensor<Bxi1>, built once per function.
+  Value getAllTrue(OpBuilder &builder, Location loc);
   /// The mask, or an all-true tensor<Bxi1> when every lane is active.
   Value getMaskOrAllTrue(OpBuilder &builder, Location loc);
   /// `select(mask, onTrue, onFalse)` lane by lane, written into `onFalse`
@@ -158,6 +160,7 @@ private:
   Value broadcastHere(OpBuilder &builder, Location loc, Value unbatched);
 
   DenseMap<Value, Value> broadcasts;
+  Value allTrue;
 
   Value mask;
   DenseMap<Value, Value> maskParents;

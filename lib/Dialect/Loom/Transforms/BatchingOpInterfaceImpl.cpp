@@ -588,10 +588,8 @@ struct IfBatchingModel
     Location loc = branch.getLoc();
     Value cond = context.lookupBatched(builder, loc, branch.getCondition());
     Value outer = context.getMask();
-    Value allTrue = context.broadcast(
-        builder, loc,
-        builder.create<arith::ConstantOp>(loc, builder.getBoolAttr(true)));
-    Value notCond = builder.create<arith::XOrIOp>(loc, cond, allTrue);
+    Value notCond = builder.create<arith::XOrIOp>(
+        loc, cond, context.getAllTrue(builder, loc));
     Value thenMask =
         outer ? builder.create<arith::AndIOp>(loc, outer, cond) : cond;
     Value elseMask =
@@ -739,6 +737,65 @@ static Value andLanesInPlace(OpBuilder &builder, Location loc, Value pred,
             l, ValueRange{b.create<arith::AndIOp>(l, args[1], args[0])});
       });
   return generic.getResult(0);
+}
+
+/// An order for the in-place selects of a masked loop's carries. The select
+/// of carry i writes into old carry i, and the elementwise ops computing new
+/// carry j fuse into the select of j: when they read old carry i, the select
+/// of j must come first, or bufferization copies old carry i every
+/// iteration. Topological on "new j reads old i"; a cycle (a swap) keeps the
+/// remaining carries in their order, and costs a copy.
+static SmallVector<unsigned> orderSelects(ArrayRef<Value> updated,
+                                          ValueRange old) {
+  unsigned n = updated.size();
+  if (n == 0)
+    return {};
+  Block *body = Value(old.front()).getParentBlock();
+  // reads[j][i]: the new value of carry j depends on the old value of i
+  // through ops of this block.
+  std::vector<std::vector<bool>> reads(n, std::vector<bool>(n, false));
+  for (unsigned j = 0; j < n; ++j) {
+    SmallVector<Value> work{updated[j]};
+    DenseSet<Value> seen;
+    while (!work.empty()) {
+      Value value = work.pop_back_val();
+      if (!seen.insert(value).second)
+        continue;
+      for (unsigned i = 0; i < n; ++i)
+        if (value == old[i])
+          reads[j][i] = true;
+      Operation *def = value.getDefiningOp();
+      if (!def || def->getBlock() != body)
+        continue;
+      llvm::append_range(work, def->getOperands());
+    }
+  }
+  SmallVector<unsigned> order;
+  std::vector<bool> done(n, false);
+  while (order.size() < n) {
+    bool progress = false;
+    for (unsigned i = 0; i < n; ++i) {
+      if (done[i])
+        continue;
+      // Carry i may be written once no pending new value reads old i.
+      bool blocked = false;
+      for (unsigned j = 0; j < n; ++j)
+        blocked = blocked || (j != i && !done[j] && reads[j][i]);
+      if (blocked)
+        continue;
+      done[i] = true;
+      order.push_back(i);
+      progress = true;
+    }
+    if (!progress)
+      for (unsigned i = 0; i < n; ++i)
+        if (!done[i]) {
+          done[i] = true;
+          order.push_back(i);
+          break;
+        }
+  }
+  return order;
 }
 
 /// The carry `forwarded` is, when scf.condition passes a carry through.
@@ -918,14 +975,16 @@ struct WhileBatchingModel
           }
           Location yieldLoc = yield.getLoc();
           SmallVector<Value> next;
-          for (auto [value, old] : llvm::zip(yield.getResults(), oldCarries)) {
-            Value updated = context.lookupBatched(b, yieldLoc, value);
-            // A carry the body only writes under the mask (a buffer) is
-            // already right on finished lanes; anything else is selected.
-            if (!context.isUnchangedOnInactive(updated, old))
-              updated = context.selectLanes(b, yieldLoc, active, updated, old);
-            next.push_back(updated);
-          }
+          for (auto [value, old] : llvm::zip(yield.getResults(), oldCarries))
+            next.push_back(context.lookupBatched(b, yieldLoc, value));
+          // A carry the body only writes under the mask (a buffer) is
+          // already right on finished lanes; anything else is selected into
+          // its old value, in an order that writes a carry only after the
+          // new values that read its old value.
+          for (unsigned i : orderSelects(next, oldCarries))
+            if (!context.isUnchangedOnInactive(next[i], oldCarries[i]))
+              next[i] =
+                  context.selectLanes(b, yieldLoc, active, next[i], oldCarries[i]);
           next.push_back(active);
           b.create<scf::YieldOp>(yieldLoc, next);
           context.restoreMask(previous);

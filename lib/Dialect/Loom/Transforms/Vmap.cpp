@@ -566,7 +566,7 @@ LogicalResult VmapExpander::expand(VmapOp vmap) {
   int64_t batch = vmap.getBatchSize();
   SmallVector<bool> signature;
   SmallVector<Value> operands;
-  Value batchSize;
+  Value firstBatched;
   for (auto [input, axis] : llvm::zip(vmap.getInputs(), vmap.getInAxes())) {
     signature.push_back(axis != VmapOp::kNotBatched);
     if (axis == VmapOp::kNotBatched) {
@@ -574,11 +574,8 @@ LogicalResult VmapExpander::expand(VmapOp vmap) {
       continue;
     }
     Value moved = moveAxis(builder, loc, input, axis, 0);
-    if (!batchSize)
-      batchSize = ShapedType::isDynamic(batch)
-                      ? builder.create<tensor::DimOp>(loc, moved, 0).getResult()
-                      : builder.create<arith::ConstantIndexOp>(loc, batch)
-                            .getResult();
+    if (!firstBatched)
+      firstBatched = moved;
     operands.push_back(moved);
   }
 
@@ -599,10 +596,12 @@ LogicalResult VmapExpander::expand(VmapOp vmap) {
       if (!batched->resultBatched[i]) {
         // out_axes asks for a batch axis on a value every lane shares.
         Type type = batchType(result.getType(), 0, batch);
+        SmallVector<Value> batchSize;
+        if (ShapedType::isDynamic(batch))
+          batchSize.push_back(
+              builder.create<tensor::DimOp>(loc, firstBatched, 0));
         Value empty = builder.create<tensor::EmptyOp>(
-            loc, cast<RankedTensorType>(type),
-            ShapedType::isDynamic(batch) ? ValueRange{batchSize}
-                                         : ValueRange{});
+            loc, cast<RankedTensorType>(type), batchSize);
         result = isa<RankedTensorType>(result.getType())
                      ? builder
                            .create<linalg::BroadcastOp>(
