@@ -49,4 +49,39 @@ def ConvertLoomToStandard : Pass<"convert-loom-to-standard", "ModuleOp"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// MeshToLoomRuntime
+//===----------------------------------------------------------------------===//
+
+def ConvertMeshToLoomRuntime : Pass<"convert-mesh-to-loom-runtime", "ModuleOp"> {
+  let summary = "Lower mesh collectives to calls into Loom's runtime";
+  let description = [{
+    Each collective `loom-shard` inserted becomes a call to the C ABI of
+    `include/loom/Runtime/ABI.h`, with the function's `loom.context`
+    argument, so the same program runs on any mesh the runtime provides
+    (CPU threads now; MPI ranks or GPUs later).
+
+    * `mesh.all_reduce` of a small static tensor: one call per element.
+      Predicates (`i1`) come back as 1, 0 or -1 when the mesh was aborted;
+      the lowered IR reads only 1 as true, so a loop driven by the predicate
+      ends when any shard fails, instead of waiting forever.
+    * `loom.sum` of `mesh.all_gather(x)` along axis 0 (how `loom-shard`
+      writes a float sum across shards): one call that adds every lane's
+      value in global lane order.
+
+    ```mlir
+    %g = mesh.all_reduce %t on @loom_mesh mesh_axes = [0]
+        reduction = <bitwise_or> : tensor<1xi1> -> tensor<1xi1>
+    // becomes
+    %r = func.call @loom_rt_all_reduce_i1(%ctx, %c7, %v) : (i64, i32, i32) -> i32
+    %b = arith.cmpi eq, %r, %c1 : i32
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
+    "::mlir::func::FuncDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 #endif // LOOM_CONVERSION_PASSES_TD

@@ -7,6 +7,7 @@
 #ifndef LOOM_TRANSFORMS_PASSES_H
 #define LOOM_TRANSFORMS_PASSES_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::loom {

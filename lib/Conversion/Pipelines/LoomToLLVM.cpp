@@ -21,6 +21,7 @@ using namespace mlir;
 /// Tensors to buffers: Loom ops to upstream ones, small loop carries to
 /// scalars, elementwise ops fused, one-shot bufferization, deallocation.
 static constexpr const char *kBufferizeStages[] = {
+    "convert-mesh-to-loom-runtime",
     "convert-loom-to-standard",
     "canonicalize",
     "loom-scalarize-small-tensors",
@@ -42,6 +43,9 @@ static constexpr const char *kBufferizeStages[] = {
 /// the same functions and every strategy computes the same bits (and
 /// `log1p` stays accurate: math-to-llvm would approximate it as log(1 + x)).
 static constexpr const char *kLLVMStages[] = {
+    // Deallocation clones a read-only argument that is returned; without
+    // this the clone reaches LLVM translation and the entry cannot compile.
+    "convert-bufferization-to-memref",
     "func.func(convert-linalg-to-loops)",
     "lower-affine",
     "convert-scf-to-cf",

@@ -322,3 +322,21 @@ func.func @unknown_op_attr() {
   "test.op"() {loom.bogus = 1} : () -> ()
   return
 }
+
+// -----
+
+// A batch axis must exist in the argument.
+// expected-error @+1 {{'loom.batch_axis' on argument #0 names axis 2, which 'tensor<4x1xf32>' does not have}}
+func.func private @batch_axis_range(tensor<4x1xf32> {loom.batch_axis = 2 : i64})
+
+// -----
+
+// A batch axis is an axis number.
+// expected-error @+1 {{'loom.batch_axis' on result #0 must be a non-negative integer}}
+func.func private @batch_axis_kind() -> (tensor<4xf32> {loom.batch_axis = "zero"})
+
+// -----
+
+// The shard context is an i64 handle.
+// expected-error @+1 {{'loom.context' marks an i64 argument and takes no value}}
+func.func private @context_type(i32 {loom.context})

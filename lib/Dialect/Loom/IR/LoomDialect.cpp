@@ -93,6 +93,29 @@ static LogicalResult verifyNameAttr(Operation *op, NamedAttribute attr,
   return success();
 }
 
+/// `loom.batch_axis` must name an axis of a ranked tensor (or, once
+/// bufferized, of a memref).
+static LogicalResult verifyBatchAxisAttr(Operation *op, NamedAttribute attr,
+                                         Type type, StringRef what,
+                                         unsigned index) {
+  auto axis = dyn_cast<IntegerAttr>(attr.getValue());
+  auto tensor = dyn_cast<ShapedType>(type);
+  if (!axis || axis.getInt() < 0)
+    return op->emitError() << "'" << attr.getName().getValue() << "' on "
+                           << what << " #" << index
+                           << " must be a non-negative integer";
+  // Past bufferization and LLVM lowering the argument may be a descriptor
+  // the attribute no longer describes; only shaped types are checked.
+  if (!tensor && !type.isIntOrIndexOrFloat())
+    return success();
+  if (!tensor || !tensor.hasRank() || axis.getInt() >= tensor.getRank())
+    return op->emitError() << "'" << attr.getName().getValue() << "' on "
+                           << what << " #" << index << " names axis "
+                           << axis.getInt() << ", which " << type
+                           << " does not have";
+  return success();
+}
+
 LogicalResult LoomDialect::verifyRegionArgAttribute(Operation *op,
                                                     unsigned regionIndex,
                                                     unsigned argIndex,
@@ -123,6 +146,19 @@ LogicalResult LoomDialect::verifyRegionArgAttribute(Operation *op,
              << " but the argument has type " << argType;
     return success();
   }
+  if (attrName == kBatchAxisAttrName || attrName == kContextAttrName) {
+    auto func = dyn_cast<FunctionOpInterface>(op);
+    if (!func)
+      return op->emitError() << "'" << attrName
+                             << "' is only meaningful on function arguments";
+    Type argType = func.getArgumentTypes()[argIndex];
+    if (attrName == kBatchAxisAttrName)
+      return verifyBatchAxisAttr(op, attr, argType, "argument", argIndex);
+    if (!isa<UnitAttr>(attr.getValue()) || !argType.isSignlessInteger(64))
+      return op->emitError() << "'" << attrName << "' marks an i64 argument "
+                             << "and takes no value";
+    return success();
+  }
   return op->emitError() << "unknown argument attribute '" << attrName << "'";
 }
 
@@ -133,6 +169,14 @@ LogicalResult LoomDialect::verifyRegionResultAttribute(Operation *op,
   StringRef attrName = attr.getName().getValue();
   if (attrName == kNameAttrName)
     return verifyNameAttr(op, attr, /*isArg=*/false, resultIndex);
+  if (attrName == kBatchAxisAttrName) {
+    auto func = dyn_cast<FunctionOpInterface>(op);
+    if (!func)
+      return op->emitError() << "'" << attrName
+                             << "' is only meaningful on function results";
+    return verifyBatchAxisAttr(op, attr, func.getResultTypes()[resultIndex],
+                               "result", resultIndex);
+  }
   return op->emitError() << "unknown result attribute '" << attrName << "'";
 }
 

@@ -26,8 +26,10 @@ def Loom_Dialect : Dialect {
     * JAX's threefry2x32 random numbers (`loom.random.*`), bit-compatible with
       `jax.random`;
     * argument and result attributes: `loom.name` names an entry argument or
-      result so tools can address it, and `loom.default` gives a scalar
-      argument a default value so tools can omit it;
+      result so tools can address it, `loom.default` gives a scalar
+      argument a default value so tools can omit it, `loom.batch_axis`
+      marks the axis a mesh splits across shards, and `loom.context` marks
+      the shard context argument that `loom-shard` adds;
     * loop annotations (`loom.strategy`, `loom.loop_sync`) that pin the
       lowering of one loop.
 
@@ -47,6 +49,12 @@ def Loom_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kNameAttrName = "loom.name";
     /// Argument attribute giving a scalar argument its default value.
     static constexpr ::llvm::StringLiteral kDefaultAttrName = "loom.default";
+    /// Argument/result attribute: the axis that carries the batch, which a
+    /// mesh splits across shards (set from loom.vmap's in_axes/out_axes).
+    static constexpr ::llvm::StringLiteral kBatchAxisAttrName =
+        "loom.batch_axis";
+    /// Argument attribute marking the i64 shard context loom-shard adds.
+    static constexpr ::llvm::StringLiteral kContextAttrName = "loom.context";
     /// Loop attribute pinning the vmap lowering strategy of one loop.
     static constexpr ::llvm::StringLiteral kStrategyAttrName = "loom.strategy";
     /// Loop attribute pinning the loop-sync mode of one loop.

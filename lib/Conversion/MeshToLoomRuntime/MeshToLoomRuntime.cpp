@@ -1,0 +1,227 @@
+//===- MeshToLoomRuntime.cpp - Mesh collectives to runtime calls ----------===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "loom/Conversion/MeshToLoomRuntime/MeshToLoomRuntime.h"
+#include "loom/Dialect/Loom/IR/LoomOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Mesh/IR/MeshOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::loom {
+#define GEN_PASS_DEF_CONVERTMESHTOLOOMRUNTIME
+#include "loom/Conversion/Passes.h.inc"
+} // namespace mlir::loom
+
+using namespace mlir;
+using namespace mlir::loom;
+
+namespace {
+
+/// The values of LoomReduceKind (include/loom/Runtime/ABI.h), which follow
+/// mesh::ReductionKind's numbering.
+constexpr int32_t kReduceSum = 1, kReduceMax = 2, kReduceMin = 3,
+                  kReduceAnd = 6, kReduceOr = 7;
+
+struct Lowering {
+  ModuleOp module;
+  SymbolTable symbols;
+
+  explicit Lowering(ModuleOp module) : module(module), symbols(module) {}
+
+  func::FuncOp declare(StringRef name, FunctionType type) {
+    if (auto f = symbols.lookup<func::FuncOp>(name))
+      return f;
+    OpBuilder b(module.getBodyRegion());
+    auto f = b.create<func::FuncOp>(module.getLoc(), name, type);
+    f.setPrivate();
+    symbols.insert(f);
+    return f;
+  }
+
+  /// The enclosing function's shard context.
+  FailureOr<Value> context(Operation *op) {
+    auto func = op->getParentOfType<func::FuncOp>();
+    for (unsigned i = 0; func && i < func.getNumArguments(); ++i)
+      if (func.getArgAttr(i, LoomDialect::kContextAttrName))
+        return func.getArgument(i);
+    return op->emitError()
+           << "collective outside a function with a shard context (run "
+           << "-loom-shard, which adds the loom.context argument)";
+  }
+
+  // all_reduce(t) => from_elements(call loom_rt_all_reduce_T(ctx, k, t[i]))
+  LogicalResult lowerAllReduce(mesh::AllReduceOp op) {
+    auto type = cast<RankedTensorType>(op.getInput().getType());
+    Type elem = type.getElementType();
+    if (!type.hasStaticShape() || type.getNumElements() > 16)
+      return op.emitError() << "all-reduce of " << type
+                            << " across shards is not supported (at most 16 "
+                            << "elements of static shape)";
+    bool isFloat = isa<FloatType>(elem);
+    int32_t kind;
+    switch (op.getReduction()) {
+    case mesh::ReductionKind::Sum:
+      kind = kReduceSum;
+      break;
+    case mesh::ReductionKind::Max:
+      kind = kReduceMax;
+      break;
+    case mesh::ReductionKind::Min:
+      kind = kReduceMin;
+      break;
+    case mesh::ReductionKind::BitwiseAnd:
+      kind = kReduceAnd;
+      break;
+    case mesh::ReductionKind::BitwiseOr:
+      kind = kReduceOr;
+      break;
+    default:
+      return op.emitError() << "reduction "
+                            << mesh::stringifyReductionKind(op.getReduction())
+                            << " across shards is not supported";
+    }
+    if (isFloat && kind == kReduceSum)
+      return op.emitError() << "a float sum across shards must add in lane "
+                            << "order: loom-shard writes it as a sum over "
+                            << "mesh.all_gather";
+    std::string suffix;
+    if (elem.isInteger(1))
+      suffix = "i1";
+    else if (elem.isSignlessInteger(32))
+      suffix = "i32";
+    else if (elem.isSignlessInteger(64))
+      suffix = "i64";
+    else if (elem.isF32())
+      suffix = "f32";
+    else if (elem.isF64())
+      suffix = "f64";
+    else
+      return op.emitError() << "all-reduce of " << elem
+                            << " across shards is not supported";
+    FailureOr<Value> ctx = context(op);
+    if (failed(ctx))
+      return failure();
+
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Type i32 = b.getI32Type();
+    Type carrier = elem.isInteger(1) ? i32 : elem;
+    func::FuncOp fn = declare(
+        "loom_rt_all_reduce_" + suffix,
+        b.getFunctionType({b.getI64Type(), i32, carrier}, {carrier}));
+    Value kindV = b.create<arith::ConstantIntOp>(loc, kind, 32);
+    SmallVector<Value> elements;
+    for (int64_t flat = 0; flat < type.getNumElements(); ++flat) {
+      SmallVector<Value> index;
+      int64_t rest = flat;
+      for (int64_t d = type.getRank(); d-- > 0;) {
+        index.insert(index.begin(), b.create<arith::ConstantIndexOp>(
+                                        loc, rest % type.getDimSize(d)));
+        rest /= type.getDimSize(d);
+      }
+      Value v = b.create<tensor::ExtractOp>(loc, op.getInput(), index);
+      if (elem.isInteger(1))
+        v = b.create<arith::ExtUIOp>(loc, i32, v);
+      Value r = b.create<func::CallOp>(loc, fn, ValueRange{*ctx, kindV, v})
+                    .getResult(0);
+      // 1 is true; 0 is false, and so is -1, the aborted mesh's answer.
+      if (elem.isInteger(1))
+        r = b.create<arith::CmpIOp>(
+            loc, arith::CmpIPredicate::eq, r,
+            b.create<arith::ConstantIntOp>(loc, 1, 32));
+      elements.push_back(r);
+    }
+    Value whole = b.create<tensor::FromElementsOp>(loc, type, elements);
+    op.getResult().replaceAllUsesWith(whole);
+    op.erase();
+    return success();
+  }
+
+  // sum(all_gather(x) along 0) => call loom_rt_ordered_sum_T(ctx, &x[0], n)
+  LogicalResult lowerGatherSum(mesh::AllGatherOp op) {
+    auto type = cast<RankedTensorType>(op.getInput().getType());
+    Type elem = type.getElementType();
+    SmallVector<SumOp> sums;
+    for (Operation *user : op->getUsers()) {
+      auto sum = dyn_cast<SumOp>(user);
+      if (!sum || sum.getAxis() != 0)
+        return user->emitError()
+               << "a gather across shards is supported only as the input "
+               << "of loom.sum along axis 0";
+      sums.push_back(sum);
+    }
+    if (type.getRank() != 1 || !(elem.isF32() || elem.isF64()))
+      return op.emitError() << "a float sum across shards is supported for "
+                            << "rank-1 f32 and f64 tensors, not " << type;
+    FailureOr<Value> ctx = context(op);
+    if (failed(ctx))
+      return failure();
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Type i64 = b.getI64Type();
+    func::FuncOp fn =
+        declare(elem.isF32() ? "loom_rt_ordered_sum_f32"
+                             : "loom_rt_ordered_sum_f64",
+                b.getFunctionType({i64, i64, i64}, {elem}));
+    // The runtime reads the lanes through a pointer: the buffer's aligned
+    // base plus its offset, in elements (a slice keeps unit stride).
+    auto memType = MemRefType::get(
+        {ShapedType::kDynamic}, elem,
+        StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1}));
+    Value mem =
+        b.create<bufferization::ToMemrefOp>(loc, memType, op.getInput());
+    auto meta = b.create<memref::ExtractStridedMetadataOp>(loc, mem);
+    Value base = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, mem);
+    Value bytes = b.create<arith::ConstantIndexOp>(
+        loc, elem.getIntOrFloatBitWidth() / 8);
+    Value addr = b.create<arith::AddIOp>(
+        loc, base, b.create<arith::MulIOp>(loc, meta.getOffset(), bytes));
+    Value count = meta.getSizes()[0];
+    Value addr64 = b.create<arith::IndexCastOp>(loc, i64, addr);
+    Value count64 = b.create<arith::IndexCastOp>(loc, i64, count);
+    for (SumOp sum : sums) {
+      b.setInsertionPoint(sum);
+      Value total =
+          b.create<func::CallOp>(loc, fn, ValueRange{*ctx, addr64, count64})
+              .getResult(0);
+      sum.getResult().replaceAllUsesWith(total);
+      sum.erase();
+    }
+    op.erase();
+    return success();
+  }
+};
+
+struct ConvertMeshToLoomRuntime
+    : loom::impl::ConvertMeshToLoomRuntimeBase<ConvertMeshToLoomRuntime> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    Lowering lowering(module);
+    SmallVector<Operation *> collectives;
+    module.walk([&](Operation *op) {
+      if (isa<mesh::AllReduceOp, mesh::AllGatherOp>(op))
+        collectives.push_back(op);
+    });
+    for (Operation *op : collectives) {
+      LogicalResult r =
+          isa<mesh::AllReduceOp>(op)
+              ? lowering.lowerAllReduce(cast<mesh::AllReduceOp>(op))
+              : lowering.lowerGatherSum(cast<mesh::AllGatherOp>(op));
+      if (failed(r))
+        return signalPassFailure();
+    }
+    // The mesh itself has no code: the runtime is the mesh now.
+    for (auto mesh : llvm::make_early_inc_range(module.getOps<mesh::MeshOp>()))
+      mesh.erase();
+  }
+};
+
+} // namespace

@@ -1,0 +1,162 @@
+//===- LocalizeLoops.cpp - Shard-local loop predicates --------------------===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "loom/Dialect/Loom/IR/LoomOps.h"
+#include "loom/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Mesh/IR/MeshOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+namespace mlir::loom {
+#define GEN_PASS_DEF_LOOMLOCALIZELOOPS
+#include "loom/Transforms/Passes.h.inc"
+} // namespace mlir::loom
+
+using namespace mlir;
+using namespace mlir::loom;
+
+namespace {
+
+/// The collective that decides a loop: `scf.condition(extract(all_reduce(
+/// from_elements(p))))`, as loom-shard builds it for a predicate.
+struct PredicateCollective {
+  mesh::AllReduceOp reduce;
+  Value local; // p, this shard's own predicate
+};
+
+std::optional<PredicateCollective> matchPredicate(scf::WhileOp loop) {
+  Value cond = loop.getConditionOp().getCondition();
+  auto extract = cond.getDefiningOp<tensor::ExtractOp>();
+  if (!extract)
+    return std::nullopt;
+  auto reduce = extract.getTensor().getDefiningOp<mesh::AllReduceOp>();
+  if (!reduce)
+    return std::nullopt;
+  auto wrap = reduce.getInput().getDefiningOp<tensor::FromElementsOp>();
+  if (!wrap || wrap.getElements().size() != 1)
+    return std::nullopt;
+  return PredicateCollective{reduce, wrap.getElements()[0]};
+}
+
+/// The first collective inside `loop` other than `except`, if any.
+Operation *otherCollective(scf::WhileOp loop, Operation *except) {
+  Operation *found = nullptr;
+  loop->walk([&](Operation *op) {
+    if (op != except && isa<mesh::AllReduceOp, mesh::AllGatherOp>(op)) {
+      found = op;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+std::string describe(Operation *collective) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  // Name what the collective reduces: the loom op it serves.
+  Operation *user = collective;
+  for (Operation *u : collective->getResult(0).getUsers())
+    if (u->getDialect() && u->getDialect()->getNamespace() == "loom")
+      user = u;
+  if (auto input = collective->getOperand(0).getDefiningOp();
+      input && input->getDialect() &&
+      input->getDialect()->getNamespace() == "tensor")
+    if (auto src = input->getOperand(0).getDefiningOp())
+      user = src;
+  os << user->getName() << " at " << user->getLoc();
+  return s;
+}
+
+struct LoomLocalizeLoops
+    : loom::impl::LoomLocalizeLoopsBase<LoomLocalizeLoops> {
+  using LoomLocalizeLoopsBase::LoomLocalizeLoopsBase;
+
+  void runOnOperation() override {
+    std::optional<LoopSync> mode;
+    if (loopSync == "global")
+      mode = LoopSync::Global;
+    else if (loopSync == "local")
+      mode = LoopSync::Local;
+    else if (loopSync != "auto") {
+      getOperation().emitError()
+          << "unknown loop-sync mode '" << loopSync
+          << "' (expected auto, global or local)";
+      return signalPassFailure();
+    }
+
+    // Post-order: inner loops decide first, so an outer loop sees what its
+    // inner loops kept.
+    bool failedAny = false;
+    getOperation().walk([&](scf::WhileOp loop) {
+      if (failed(visit(loop, mode)))
+        failedAny = true;
+    });
+    if (failedAny)
+      signalPassFailure();
+  }
+
+  LogicalResult visit(scf::WhileOp loop, std::optional<LoopSync> mode) {
+    std::optional<PredicateCollective> pred = matchPredicate(loop);
+    if (!pred)
+      return success();
+    bool pinned = false;
+    if (auto attr = loop->getAttrOfType<LoopSyncAttr>(
+            LoomDialect::kLoopSyncAttrName)) {
+      mode = attr.getValue();
+      pinned = true;
+    }
+    const char *how = pinned ? " (pinned by loom.loop_sync)"
+                      : mode ? " (requested)"
+                             : "";
+    Operation *coupling = otherCollective(loop, pred->reduce);
+
+    if (mode == LoopSync::Global) {
+      loop.emitRemark() << "loop-sync global" << how
+                        << ": the predicate is all-reduced across shards on "
+                        << "every iteration, and every shard runs until the "
+                        << "slowest lane anywhere is done";
+      return success();
+    }
+    if (coupling) {
+      if (mode == LoopSync::Local) {
+        InFlightDiagnostic diag =
+            loop.emitError()
+            << "loop-sync=local would change results: the loop also "
+            << "reduces across shards (" << describe(coupling)
+            << "), so every shard must run every iteration";
+        return diag;
+      }
+      loop.emitRemark() << "loop-sync global: the loop also reduces across "
+                        << "shards (" << describe(coupling)
+                        << "), so every shard must run every iteration";
+      return success();
+    }
+
+    // scf.condition(all_reduce(p)) => scf.condition(p): masked lanes keep
+    // their values, so stopping when this shard's lanes are done changes
+    // nothing but the time.
+    auto extract =
+        loop.getConditionOp().getCondition().getDefiningOp<tensor::ExtractOp>();
+    loop.getConditionOp().getConditionMutable().assign(pred->local);
+    Operation *wrap = pred->reduce.getInput().getDefiningOp();
+    if (extract->use_empty())
+      extract->erase();
+    if (pred->reduce->use_empty())
+      pred->reduce->erase();
+    if (wrap->use_empty())
+      wrap->erase();
+    loop.emitRemark() << "loop-sync local" << how
+                      << ": each shard reduces its own lanes' predicate and "
+                      << "stops when they are done; nothing else in the "
+                      << "loop crosses shards";
+    return success();
+  }
+};
+
+} // namespace

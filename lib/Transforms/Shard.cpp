@@ -1,0 +1,381 @@
+//===- Shard.cpp - Partition batched functions over a mesh ----------------===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The program each shard runs is the batched program itself, on the shard's
+// lanes: batch sizes are dynamic after loom-vmap, so nothing changes shape.
+// What changes are the values that reduce across the batch axis: they need
+// every shard's lanes, so a collective joins them. This file finds those
+// values by propagating "split along axis 0" from the entry arguments, and
+// inserts the collectives GSPMD would.
+//
+//===----------------------------------------------------------------------===//
+
+#include "loom/Dialect/Loom/IR/LoomOps.h"
+#include "loom/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Mesh/IR/MeshDialect.h"
+#include "mlir/Dialect/Mesh/IR/MeshOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::loom {
+#define GEN_PASS_DEF_LOOMSHARD
+#include "loom/Transforms/Passes.h.inc"
+} // namespace mlir::loom
+
+using namespace mlir;
+using namespace mlir::loom;
+
+static constexpr StringLiteral kDefaultMeshName = "loom_mesh";
+
+namespace {
+
+/// The loom reductions, seen through one lens.
+struct Reduction {
+  Operation *op = nullptr;
+  Value input;
+  int64_t axis = 0;
+  StringRef kind; // "any", "all", "sum", "max", "min"
+
+  static Reduction match(Operation *op) {
+    Reduction r;
+    auto fill = [&](auto red, StringRef kind) {
+      r.op = red;
+      r.input = red.getInput();
+      r.axis = red.getAxis();
+      r.kind = kind;
+    };
+    if (auto o = dyn_cast<AnyOp>(op))
+      fill(o, "any");
+    else if (auto o = dyn_cast<AllOp>(op))
+      fill(o, "all");
+    else if (auto o = dyn_cast<SumOp>(op))
+      fill(o, "sum");
+    else if (auto o = dyn_cast<MaxOp>(op))
+      fill(o, "max");
+    else if (auto o = dyn_cast<MinOp>(op))
+      fill(o, "min");
+    return r;
+  }
+};
+
+/// Values split along axis 0 across shards (tensors), and local batch sizes
+/// (index values read from such tensors' axis 0).
+class Propagation {
+public:
+  explicit Propagation(ModuleOp module) : module(module) {}
+
+  bool isSharded(Value v) const { return sharded.contains(v); }
+
+  void seed(Value v) { mark(v); }
+
+  /// Propagates to a fixpoint over every function: carries, calls and
+  /// returns feed back into each other.
+  void run() {
+    do {
+      changed = false;
+      module.walk([&](Operation *op) { visit(op); });
+    } while (changed);
+  }
+
+private:
+  void mark(Value v) {
+    if (!isa<RankedTensorType>(v.getType()) && !v.getType().isIndex())
+      return;
+    if (sharded.insert(v).second)
+      changed = true;
+  }
+
+  bool any(ValueRange values) const {
+    return llvm::any_of(values, [&](Value v) { return isSharded(v); });
+  }
+
+  void markTensors(ValueRange values) {
+    for (Value v : values)
+      if (isa<RankedTensorType>(v.getType()))
+        mark(v);
+  }
+
+  void visit(Operation *op) {
+    if (Reduction r = Reduction::match(op); r.op) {
+      // Along the split axis the result is whole again (after the
+      // collective loom-shard adds); along another axis it stays split.
+      if (r.axis != 0 && isSharded(r.input))
+        markTensors(op->getResults());
+      return;
+    }
+    if (auto dim = dyn_cast<tensor::DimOp>(op)) {
+      std::optional<int64_t> index = dim.getConstantIndex();
+      if (index && *index == 0 && isSharded(dim.getSource()))
+        mark(dim.getResult());
+      return;
+    }
+    if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+      Block *before = loop.getBeforeBody(), *after = loop.getAfterBody();
+      for (auto [i, arg] : llvm::enumerate(before->getArguments()))
+        if (isSharded(loop.getInits()[i]) ||
+            isSharded(loop.getYieldOp().getResults()[i]))
+          mark(arg);
+      for (auto [i, v] : llvm::enumerate(loop.getConditionOp().getArgs()))
+        if (isSharded(v)) {
+          mark(after->getArgument(i));
+          mark(loop.getResult(i));
+        }
+      return;
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs()))
+        if (isSharded(loop.getInitArgs()[i]) ||
+            isSharded(loop.getYieldedValues()[i])) {
+          mark(arg);
+          mark(loop.getResult(i));
+        }
+      return;
+    }
+    if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      for (unsigned i = 0; i < branch.getNumResults(); ++i) {
+        bool split = isSharded(branch.thenYield().getOperand(i));
+        if (!branch.getElseRegion().empty())
+          split |= isSharded(branch.elseYield().getOperand(i));
+        if (split)
+          mark(branch.getResult(i));
+      }
+      return;
+    }
+    if (auto call = dyn_cast<func::CallOp>(op)) {
+      auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
+      if (!callee || callee.isExternal()) {
+        if (any(call.getOperands()))
+          markTensors(call.getResults());
+        return;
+      }
+      for (auto [i, operand] : llvm::enumerate(call.getOperands()))
+        if (isSharded(operand))
+          mark(callee.getArgument(i));
+      Operation *ret = callee.getBody().back().getTerminator();
+      for (auto [i, v] : llvm::enumerate(ret->getOperands()))
+        if (isSharded(v))
+          mark(call.getResult(i));
+      return;
+    }
+    if (any(op->getOperands()))
+      markTensors(op->getResults());
+  }
+
+  ModuleOp module;
+  DenseSet<Value> sharded;
+  bool changed = false;
+};
+
+struct LoomShard : loom::impl::LoomShardBase<LoomShard> {
+  using LoomShardBase::LoomShardBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (shards < 0) {
+      module.emitError() << "shards must be positive, got " << shards;
+      return signalPassFailure();
+    }
+
+    // Entries: functions whose arguments carry a batch axis.
+    SmallVector<func::FuncOp> entries;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      bool isEntry = false;
+      for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+        auto axis = func.getArgAttrOfType<IntegerAttr>(
+            i, LoomDialect::kBatchAxisAttrName);
+        if (!axis)
+          continue;
+        if (axis.getInt() != 0) {
+          func.emitError() << "argument #" << i << " of @"
+                           << func.getSymName() << " is batched along axis "
+                           << axis.getInt()
+                           << ", but loom-shard splits axis 0 only (batch it "
+                           << "along axis 0: in_axes 0)";
+          return signalPassFailure();
+        }
+        isEntry = true;
+      }
+      for (unsigned i = 0; i < func.getNumResults(); ++i) {
+        auto axis = func.getResultAttrOfType<IntegerAttr>(
+            i, LoomDialect::kBatchAxisAttrName);
+        if (axis && axis.getInt() != 0) {
+          func.emitError() << "result #" << i << " of @" << func.getSymName()
+                           << " is batched along axis " << axis.getInt()
+                           << ", but loom-shard joins axis 0 only (out_axes "
+                           << "0)";
+          return signalPassFailure();
+        }
+      }
+      if (isEntry)
+        entries.push_back(func);
+    }
+    if (entries.empty()) {
+      if (shards > 1) {
+        module.emitError()
+            << "nothing to shard over " << shards
+            << " shards: no function argument carries loom.batch_axis (run "
+            << "-loom-annotate-batch-axes before -loom-vmap, or mark the "
+            << "batched arguments)";
+        return signalPassFailure();
+      }
+      return;
+    }
+
+    FailureOr<mesh::MeshOp> meshOp = getOrCreateMesh(module);
+    if (failed(meshOp))
+      return signalPassFailure();
+
+    Propagation propagation(module);
+    for (func::FuncOp entry : entries)
+      for (unsigned i = 0; i < entry.getNumArguments(); ++i)
+        if (entry.getArgAttr(i, LoomDialect::kBatchAxisAttrName))
+          propagation.seed(entry.getArgument(i));
+    propagation.run();
+
+    // A result said to be batched must come out split.
+    for (func::FuncOp entry : entries) {
+      Operation *ret = entry.getBody().back().getTerminator();
+      for (unsigned i = 0; i < entry.getNumResults(); ++i)
+        if (entry.getResultAttr(i, LoomDialect::kBatchAxisAttrName) &&
+            !propagation.isSharded(ret->getOperand(i))) {
+          ret->emitError() << "result #" << i << " of @" << entry.getSymName()
+                           << " is marked batched but does not depend on "
+                           << "the batched arguments";
+          return signalPassFailure();
+        }
+    }
+
+    SmallVector<Reduction> crossing;
+    module.walk([&](Operation *op) {
+      Reduction r = Reduction::match(op);
+      if (r.op && r.axis == 0 && propagation.isSharded(r.input))
+        crossing.push_back(r);
+    });
+    StringRef meshName = meshOp->getSymName();
+    for (Reduction &r : crossing)
+      if (failed(insertCollective(r, meshName)))
+        return signalPassFailure();
+
+    addContexts(module, entries);
+  }
+
+  /// The one 1-d mesh, created or resized as the option says.
+  FailureOr<mesh::MeshOp> getOrCreateMesh(ModuleOp module) {
+    auto meshes = llvm::to_vector(module.getOps<mesh::MeshOp>());
+    OpBuilder b(module.getBodyRegion());
+    if (meshes.size() > 1) {
+      meshes[1].emitError() << "Loom shards over one mesh, but the module "
+                            << "has " << meshes.size();
+      return failure();
+    }
+    int64_t n = shards > 0 ? static_cast<int64_t>(shards) : 1;
+    if (meshes.empty())
+      return b.create<mesh::MeshOp>(module.getLoc(), kDefaultMeshName,
+                                    ArrayRef<int64_t>{n});
+    mesh::MeshOp m = meshes.front();
+    if (m.getShape().size() != 1) {
+      m.emitError() << "Loom shards over a 1-d mesh, but @" << m.getSymName()
+                    << " has " << m.getShape().size() << " axes";
+      return failure();
+    }
+    if (shards > 0)
+      m.setShape(ArrayRef<int64_t>{n});
+    else if (ShapedType::isDynamic(m.getShape()[0]) || m.getShape()[0] < 1) {
+      m.emitError() << "the mesh must have a static, positive size (or pass "
+                    << "shards=N)";
+      return failure();
+    }
+    return m;
+  }
+
+  // R(x along 0) with x split => all_reduce(R_local(x)) for any/all/max/min
+  // and integer sums; sum(all_gather(x)) for float sums, so they add in
+  // lane order whatever the shard count.
+  LogicalResult insertCollective(Reduction &r, StringRef meshName) {
+    OpBuilder b(r.op->getContext());
+    Location loc = r.op->getLoc();
+    Value result = r.op->getResult(0);
+    SmallVector<mesh::MeshAxis> axes{0};
+    if (r.kind == "sum" && isa<FloatType>(getElementTypeOrSelf(result))) {
+      b.setInsertionPoint(r.op);
+      auto gathered = b.create<mesh::AllGatherOp>(
+          loc, r.input.getType(), FlatSymbolRefAttr::get(b.getContext(), meshName),
+          b.getDenseI16ArrayAttr(axes), r.input, b.getIndexAttr(0));
+      r.op->setOperand(0, gathered.getResult());
+      return success();
+    }
+    mesh::ReductionKind kind =
+        llvm::StringSwitch<mesh::ReductionKind>(r.kind)
+            .Case("any", mesh::ReductionKind::BitwiseOr)
+            .Case("all", mesh::ReductionKind::BitwiseAnd)
+            .Case("max", mesh::ReductionKind::Max)
+            .Case("min", mesh::ReductionKind::Min)
+            .Default(mesh::ReductionKind::Sum);
+    b.setInsertionPointAfter(r.op);
+    Value local = result;
+    bool scalar = !isa<RankedTensorType>(result.getType());
+    if (scalar)
+      local = b.create<tensor::FromElementsOp>(
+          loc, RankedTensorType::get({1}, result.getType()), result);
+    auto reduced = b.create<mesh::AllReduceOp>(loc, local, meshName, axes,
+                                               kind);
+    Value whole = reduced.getResult();
+    if (scalar)
+      whole = b.create<tensor::ExtractOp>(
+          loc, whole, ValueRange{b.create<arith::ConstantIndexOp>(loc, 0)});
+    result.replaceAllUsesExcept(whole, local.getDefiningOp() != r.op
+                                           ? local.getDefiningOp()
+                                           : reduced.getOperation());
+    return success();
+  }
+
+  /// Appends `i64 {loom.context}` to every entry and to every function that
+  /// holds a collective or calls one that does, and passes it along.
+  void addContexts(ModuleOp module, ArrayRef<func::FuncOp> entries) {
+    SetVector<func::FuncOp> needs(entries.begin(), entries.end());
+    module.walk([&](Operation *op) {
+      if (isa<mesh::AllReduceOp, mesh::AllGatherOp>(op))
+        needs.insert(op->getParentOfType<func::FuncOp>());
+    });
+    // Callers of functions that need a context need one too.
+    SymbolTable symbols(module);
+    for (bool grew = true; grew;) {
+      grew = false;
+      module.walk([&](func::CallOp call) {
+        auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+        if (callee && needs.contains(callee))
+          grew |= needs.insert(call->getParentOfType<func::FuncOp>());
+      });
+    }
+    Builder b(module.getContext());
+    Type i64 = b.getI64Type();
+    DenseMap<func::FuncOp, Value> context;
+    for (func::FuncOp func : needs) {
+      unsigned index = func.getNumArguments();
+      func.insertArgument(index, i64,
+                          b.getDictionaryAttr(b.getNamedAttr(
+                              LoomDialect::kContextAttrName, b.getUnitAttr())),
+                          func.getLoc());
+      context[func] = func.getArgument(index);
+    }
+    module.walk([&](func::CallOp call) {
+      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+      if (!callee || !needs.contains(callee))
+        return;
+      Value ctx = context.lookup(call->getParentOfType<func::FuncOp>());
+      call->insertOperands(call->getNumOperands(), ctx);
+    });
+  }
+};
+
+} // namespace
