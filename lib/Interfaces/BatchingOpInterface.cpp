@@ -7,6 +7,7 @@
 #include "loom/Interfaces/BatchingOpInterface.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -225,6 +226,17 @@ Value BatchingContext::getMaskOrAllTrue(OpBuilder &builder, Location loc) {
   return mask ? mask : getAllTrue(builder, loc);
 }
 
+Value BatchingContext::copyToNewTensor(OpBuilder &builder, Location loc,
+                                       Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<Value> dynamicSizes;
+  for (int64_t dim = 0; dim < type.getRank(); ++dim)
+    if (type.isDynamicDim(dim))
+      dynamicSizes.push_back(builder.create<tensor::DimOp>(loc, tensor, dim));
+  Value empty = builder.create<tensor::EmptyOp>(loc, type, dynamicSizes);
+  return builder.create<linalg::CopyOp>(loc, tensor, empty).getResult(0);
+}
+
 // select(m, t, f) lane by lane => linalg.generic ins(m, t) outs(f)
 Value BatchingContext::selectLanes(OpBuilder &builder, Location loc,
                                    Value laneMask, Value onTrue,
@@ -290,6 +302,13 @@ LogicalResult BatchingContext::batchPerLane(OpBuilder &builder, Operation *op,
     for (Type type : op->getResultTypes())
       inits.push_back(createEmpty(builder, loc, getBatchedType(type)));
 
+  // A lane's tensor is a view at a per-lane offset. MLIR 19's bufferization
+  // passes such a view to a call as a memref.cast to the callee's identity
+  // layout, which drops the offset (every lane would read lane 0): give
+  // tensors that may reach a call a buffer of their own.
+  bool reachesCall = false;
+  op->walk([&](func::CallOp) { reachesCall = true; });
+
   Value laneMask = skipInactive ? mask : Value();
   ValueRange results = buildLaneLoop(
       builder, loc, inits,
@@ -307,7 +326,10 @@ LogicalResult BatchingContext::batchPerLane(OpBuilder &builder, Operation *op,
           auto dest = llvm::find(inits, value);
           if (dest != inits.end())
             value = acc[dest - inits.begin()];
-          laneMap.map(input, extractLane(b, l, value, lane));
+          Value laneValue = extractLane(b, l, value, lane);
+          if (reachesCall && isa<RankedTensorType>(laneValue.getType()))
+            laneValue = copyToNewTensor(b, l, laneValue);
+          laneMap.map(input, laneValue);
         }
         SmallVector<Value> laneResults;
         if (!laneMask) {

@@ -27,6 +27,13 @@
 // An scf.for with a per-lane trip count, calling a helper per signature.
 // RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 10 --vmapped trips_vmap --scalar trips --arg ns/n:i32:-1:9:- --arg xs/x:f32:-1:1:- --result sum:sum | FileCheck %s
 
+// The seed's diffrax ODE solve (Heun, PID controller, SaveAt at 100 times):
+// the saves write a buffer at a per-lane index inside two divergent levels.
+// RUN: python3 %S/vmap_property.py loom-run %examples/diffrax/ode.mlir --batch 8 --vmapped main --scalar solve_ode --arg inits/y0:f32:0.05:0.5:1 --arg t1:shared-f32:1.0 --arg dt0:shared-f32:0.05 --result ys:ys --result num_steps:num_steps --result num_accepted_steps:num_accepted_steps --result num_rejected_steps:num_rejected_steps --result result:result | FileCheck %s
+
+// The seed's diffrax SDE solve (virtual Brownian tree on the lane's key).
+// RUN: python3 %S/vmap_property.py loom-run %examples/diffrax/sde.mlir --batch 8 --vmapped main --scalar solve_sde --arg inits/y0:f32:0.1:0.1:1 --arg keys/key:key:0 --arg t1:shared-f32:1.0 --result ys:ys --result num_steps:num_steps --result num_rejected_steps:num_rejected_steps --result result:result | FileCheck %s
+
 // CHECK: masked: {{[0-9]+}} lanes checked
 // CHECK: per-lane: {{[0-9]+}} lanes checked
 // CHECK: auto: {{[0-9]+}} lanes checked

@@ -90,6 +90,19 @@ static Value broadcastTrailing(BatchingContext &context, OpBuilder &builder,
       ->getResult(0);
 }
 
+/// `init` for a loop carry: a slice of another tensor is copied once before
+/// the loop, so the loop carries a buffer of its own. Bufferized, a carry
+/// that starts as a view gets a fully dynamic layout, and copies of it call
+/// a runtime `memrefCopy` the JIT does not provide.
+static Value ownCarry(BatchingContext &context, OpBuilder &builder,
+                      Location loc, Value init) {
+  Operation *def = init.getDefiningOp();
+  if (isa_and_nonnull<tensor::ExtractSliceOp, tensor::ExpandShapeOp,
+                      tensor::CollapseShapeOp>(def))
+    return context.copyToNewTensor(builder, loc, init);
+  return init;
+}
+
 /// Fails with a diagnostic naming the op and what makes it unbatchable.
 static LogicalResult unsupported(Operation *op, const Twine &why) {
   return op->emitError() << "cannot batch '" << op->getName() << "': " << why;
@@ -494,9 +507,16 @@ struct CallBatchingModel
       return failure();
     Location loc = op->getLoc();
     SmallVector<Value> operands;
-    for (Value operand : call.getOperands())
-      operands.push_back(
-          context.lookupAs(builder, loc, operand, context.isBatched(operand)));
+    for (Value operand : call.getOperands()) {
+      Value value =
+          context.lookupAs(builder, loc, operand, context.isBatched(operand));
+      // A slice at a dynamic offset would reach the callee as a memref.cast
+      // that drops the offset (MLIR 19 bufferization): pass a copy.
+      if (auto slice = value.getDefiningOp<tensor::ExtractSliceOp>())
+        if (!slice.getOffsets().empty())
+          value = context.copyToNewTensor(builder, loc, value);
+      operands.push_back(value);
+    }
     auto batched = builder.create<func::CallOp>(loc, *callee, operands);
     for (auto [result, newResult] :
          llvm::zip(call.getResults(), batched.getResults()))
@@ -679,8 +699,9 @@ struct ForBatchingModel
     SmallVector<Value> inits;
     for (auto [init, arg] :
          llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs()))
-      inits.push_back(
-          context.lookupAs(builder, loc, init, context.isBatched(arg)));
+      inits.push_back(ownCarry(
+          context, builder, loc,
+          context.lookupAs(builder, loc, init, context.isBatched(arg))));
     auto newLoop = builder.create<scf::ForOp>(
         loc, context.lookup(loop.getLowerBound()),
         context.lookup(loop.getUpperBound()), context.lookup(loop.getStep()),
@@ -835,8 +856,9 @@ struct WhileBatchingModel
     Location loc = loop.getLoc();
     SmallVector<Value> inits;
     for (auto [init, arg] : llvm::zip(loop.getInits(), loop.getBeforeArguments()))
-      inits.push_back(
-          context.lookupAs(builder, loc, init, context.isBatched(arg)));
+      inits.push_back(ownCarry(
+          context, builder, loc,
+          context.lookupAs(builder, loc, init, context.isBatched(arg))));
     SmallVector<Type> resultTypes;
     for (Value result : loop.getResults())
       resultTypes.push_back(context.isBatched(result)
@@ -915,7 +937,8 @@ struct WhileBatchingModel
 
     SmallVector<Value> inits;
     for (Value init : loop.getInits())
-      inits.push_back(context.lookupBatched(builder, loc, init));
+      inits.push_back(ownCarry(context, builder, loc,
+                               context.lookupBatched(builder, loc, init)));
     Value entryMask = context.getMaskOrAllTrue(builder, loc);
     inits.push_back(entryMask);
 

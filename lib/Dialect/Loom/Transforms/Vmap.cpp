@@ -77,19 +77,32 @@ std::string getValueName(Value value) {
   return getLocName(value.getLoc());
 }
 
-/// A carry's name: from its block arguments' locations, else from its init.
-std::string getCarryName(scf::WhileOp loop, unsigned index) {
+/// " (name)" for a carry named by its block arguments' locations, else
+/// " (initially name)" when only its init has a name, else "".
+std::string describeCarry(scf::WhileOp loop, unsigned index) {
   if (std::string name = getLocName(loop.getBeforeArguments()[index].getLoc());
       !name.empty())
-    return name;
+    return parenthesized(name);
   scf::ConditionOp cond = loop.getConditionOp();
   if (index < cond.getArgs().size() &&
       cond.getArgs()[index] == loop.getBeforeArguments()[index])
     if (std::string name =
             getLocName(loop.getAfterArguments()[index].getLoc());
         !name.empty())
-      return name;
-  return getValueName(loop.getInits()[index]);
+      return parenthesized(name);
+  std::string init = getValueName(loop.getInits()[index]);
+  return init.empty() ? "" : parenthesized("initially " + init);
+}
+
+/// " at line N" for a loop with a file location, else "".
+std::string describeLine(Operation *op) {
+  Location loc = op->getLoc();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    if (!fused.getLocations().empty())
+      loc = fused.getLocations().front();
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return " at line " + std::to_string(file.getLine());
+  return "";
 }
 
 //===----------------------------------------------------------------------===//
@@ -325,13 +338,22 @@ std::string FunctionBatcher::explainControl(Operation *loop) const {
   }
   SmallVector<Value> chain = analysis.getReasonChain(control);
   std::string text = (what + " depends on ").str();
-  std::optional<unsigned> carry;
+  // The first carry on the chain: this loop's own, else an enclosing
+  // loop's (a nested loop usually diverges because its parent does).
+  std::string carry;
   for (Value value : chain) {
     auto arg = dyn_cast<BlockArgument>(value);
-    if (arg && arg.getOwner() == carries) {
-      carry = arg.getArgNumber();
-      break;
-    }
+    if (!arg)
+      continue;
+    auto owner = dyn_cast<scf::WhileOp>(arg.getOwner()->getParentOp());
+    if (!owner || arg.getOwner() != owner.getBeforeBody() ||
+        !owner->isAncestor(loop))
+      continue;
+    carry = "carry #" + std::to_string(arg.getArgNumber()) +
+            describeCarry(owner, arg.getArgNumber());
+    if (owner != loop)
+      carry += " of the enclosing loop" + describeLine(owner);
+    break;
   }
   std::optional<unsigned> root;
   func::FuncOp func = analysis.getFunction();
@@ -343,9 +365,8 @@ std::string FunctionBatcher::explainControl(Operation *loop) const {
     return "argument #" + std::to_string(index) +
            parenthesized(getArgName(func, index));
   };
-  if (carry) {
-    text += "carry #" + std::to_string(*carry) +
-            parenthesized(getCarryName(cast<scf::WhileOp>(loop), *carry));
+  if (!carry.empty()) {
+    text += carry;
     if (root)
       text += ", batched through " + argText(*root);
   } else if (root) {

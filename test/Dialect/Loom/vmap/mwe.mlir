@@ -43,12 +43,15 @@
 // MASKED: call @solve_vmap_bb(%{{.*}}, %{{.*}}) : (tensor<?x1xf32>, tensor<?x2xi32>) -> tensor<?x1xf32>
 
 // Per-lane: one loop over lanes around the scalar while-of-while, which
-// calls the scalar vector field; y is written into its own init.
+// calls the scalar vector field; y is read from and written into its own
+// init, through a copy: a view at a per-lane offset must not reach a call
+// (MLIR 19 bufferization would pass it as a cast that drops the offset).
 // PERLANE-LABEL: func.func private @solve_vmap_bb(
 // PERLANE-SAME: %[[INIT:.*]]: tensor<?x1xf32>
 // PERLANE: %[[R:.*]]:3 = scf.for %[[L:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[ACCY:.*]] = %[[INIT]], %{{.*}} = %{{.*}}) -> (tensor<?xf32>, tensor<?x1xf32>, tensor<?xi32>) {
 // PERLANE:   %[[YL:.*]] = tensor.extract_slice %[[ACCY]][%[[L]], 0] [1, 1] [1, 1] : tensor<?x1xf32> to tensor<1xf32>
-// PERLANE:   %[[S:.*]]:3 = scf.while (%{{.*}} = %{{.*}}, %{{.*}} = %[[YL]], %{{.*}} = %{{.*}}) : (f32, tensor<1xf32>, i32) -> (f32, tensor<1xf32>, i32)
+// PERLANE:   %[[YC:.*]] = linalg.copy ins(%[[YL]] : tensor<1xf32>) outs(%{{.*}} : tensor<1xf32>)
+// PERLANE:   %[[S:.*]]:3 = scf.while (%{{.*}} = %{{.*}}, %{{.*}} = %[[YC]], %{{.*}} = %{{.*}}) : (f32, tensor<1xf32>, i32) -> (f32, tensor<1xf32>, i32)
 // PERLANE:     loom.random.uniform %{{.*}} : tensor<1xf32>
 // PERLANE:     scf.while {{.*}} : (f32, tensor<1xf32>) -> (f32, tensor<1xf32>)
 // PERLANE:       func.call @f(%{{.*}}, %{{.*}}, %{{.*}}) : (f32, f32, f32) -> f32

@@ -1,0 +1,39 @@
+// The seed's diffrax ODE and SDE solves under loom-vmap: what each loop
+// becomes and why, and the shape of each strategy.
+// RUN: loom-opt %examples/diffrax/ode.mlir -loom-vmap -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=ODE
+// RUN: loom-opt %examples/diffrax/sde.mlir -loom-vmap -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=SDE
+// RUN: loom-opt %examples/diffrax/ode.mlir -loom-vmap=divergent=masked -mlir-print-op-on-diagnostic=false 2>/dev/null | FileCheck %s --check-prefix=MASKED
+// RUN: loom-opt %examples/diffrax/ode.mlir -loom-vmap=divergent=per-lane -mlir-print-op-on-diagnostic=false 2>/dev/null | FileCheck %s --check-prefix=PERLANE
+
+// The end-of-interval clip loop reads only shared values; the step loop
+// diverges through tprev (the step-size controller makes it per-lane); the
+// save loop diverges because the step loop does.
+// ODE: ode.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: loop is uniform: it reads no per-lane value
+// ODE: ode.mlir:[[OUTER:[0-9]+]]:{{[0-9]+}}: remark: loop is masked: predicate depends on carry #1 (initially t0), batched through argument #0 (y0); cost model: masked {{[0-9]+}} <= per-lane {{[0-9]+}} (2 divergent levels, 64 lanes assumed, SIMD width 8)
+// ODE: ode.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: loop is masked: predicate depends on carry #0 of the enclosing loop at line [[OUTER]], batched through argument #0 (y0); cost model: masked {{[0-9]+}} <= per-lane {{[0-9]+}} (1 divergent level, 64 lanes assumed, SIMD width 8)
+
+// The Brownian tree's descent has a trip count fixed by the tolerance: it
+// stays a scalar loop even inside the batched solve.
+// SDE: remark: loop is uniform: it reads no per-lane value
+// SDE: sde.mlir:[[OUTER:[0-9]+]]:{{[0-9]+}}: remark: loop is masked: predicate depends on carry #1 (initially t0), batched through argument #0 (y0)
+// SDE: remark: loop is uniform: its predicate is the same on every lane
+// SDE: remark: loop is masked: predicate depends on carry #0 of the enclosing loop at line [[OUTER]], batched through argument #0 (y0)
+
+// MASKED-LABEL: func.func private @solve_ode_vmap_buuuuu(
+// MASKED: scf.while
+// MASKED: loom.any
+// MASKED: } do {
+// MASKED: scf.while
+// MASKED: loom.any
+// MASKED: } do {
+// MASKED: scf.for
+// MASKED: scf.if
+// MASKED: tensor.insert %{{.*}} into %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : tensor<?x100x1xf32>
+// MASKED-NOT: outs(%{{.*}} : tensor<?x100x1xf32>)
+// MASKED: return
+
+// PERLANE-LABEL: func.func private @solve_ode_vmap_buuuuu(
+// PERLANE: scf.for
+// PERLANE: scf.while {{.*}} -> (f32, f32, f32, i32, i32, i32, i32, tensor<100x1xf32>)
+// PERLANE: scf.while {{.*}} -> (i32, tensor<100x1xf32>)
+// PERLANE: tensor.insert_slice %{{.*}} into %{{.*}}[%{{.*}}, 0, 0] [1, 100, 1] [1, 1, 1] : tensor<100x1xf32> into tensor<?x100x1xf32>
