@@ -50,9 +50,8 @@ SmallVector<Value> BatchednessAnalysis::getReasonChain(Value value) const {
     auto it = reasons.find(value);
     if (it == reasons.end())
       break;
-    value = it->second.source
-                ? it->second.source
-                : getControlValue(it->second.control, batchedFn);
+    value = it->second.source ? it->second.source
+                              : getControlValue(it->second.control, batchedFn);
   }
   return chain;
 }
@@ -131,9 +130,8 @@ void BatchednessAnalysis::visitWhile(Operation *op) {
 
 void BatchednessAnalysis::visitFor(Operation *op) {
   auto loop = cast<scf::ForOp>(op);
-  bool boundsBatched =
-      firstBatched({loop.getLowerBound(), loop.getUpperBound(),
-                    loop.getStep()}) != nullptr;
+  bool boundsBatched = firstBatched({loop.getLowerBound(), loop.getUpperBound(),
+                                     loop.getStep()}) != nullptr;
   if (boundsBatched) {
     markControl(op);
     mark(loop.getInductionVar(), {Value(), op});
@@ -228,8 +226,7 @@ LogicalResult BatchednessAnalysis::visit(Operation *op,
     // Every lane of a batched tensor has the same shape.
     if (isBatched(dim.getIndex()))
       mark(dim.getResult(), {dim.getIndex()});
-  }
-  else if (!op->hasTrait<OpTrait::IsTerminator>())
+  } else if (!op->hasTrait<OpTrait::IsTerminator>())
     // Terminators carry values to their parent, whose rule reads them.
     visitGeneric(op);
   return success();
@@ -260,8 +257,8 @@ LogicalResult BatchednessAnalysis::run(BatchednessSolver &solver) {
   } while (changed);
 
   body.walk<WalkOrder::PostOrder>([&](Operation *op) {
-    bool uses = llvm::any_of(op->getOperands(),
-                             [&](Value v) { return isBatched(v); });
+    bool uses =
+        llvm::any_of(op->getOperands(), [&](Value v) { return isBatched(v); });
     for (Region &region : op->getRegions())
       for (Block &block : region)
         for (Operation &nested : block)

@@ -147,8 +147,7 @@ Value BatchingContext::broadcastHere(OpBuilder &builder, Location loc,
   if (!isa<RankedTensorType>(unbatched.getType()))
     return builder.create<linalg::FillOp>(loc, unbatched, empty).getResult(0);
   return builder
-      .create<linalg::BroadcastOp>(loc, unbatched, empty,
-                                   ArrayRef<int64_t>{0})
+      .create<linalg::BroadcastOp>(loc, unbatched, empty, ArrayRef<int64_t>{0})
       ->getResult(0);
 }
 
@@ -176,8 +175,8 @@ Value BatchingContext::extractLane(OpBuilder &builder, Location loc,
   getLaneSlice(builder, type, lane, offsets, sizes, strides);
   auto laneType = RankedTensorType::get(type.getShape().drop_front(),
                                         type.getElementType());
-  return builder.create<tensor::ExtractSliceOp>(loc, laneType, batched,
-                                                offsets, sizes, strides);
+  return builder.create<tensor::ExtractSliceOp>(loc, laneType, batched, offsets,
+                                                sizes, strides);
 }
 
 Value BatchingContext::insertLane(OpBuilder &builder, Location loc,
@@ -196,8 +195,7 @@ Value BatchingContext::broadcastMask(OpBuilder &builder, Location loc,
   auto target = cast<RankedTensorType>(batchedType);
   if (target.getRank() == 1)
     return laneMask;
-  auto maskType = RankedTensorType::get(target.getShape(),
-                                        builder.getI1Type());
+  auto maskType = RankedTensorType::get(target.getShape(), builder.getI1Type());
   Value empty = createEmpty(builder, loc, maskType);
   SmallVector<int64_t> dims =
       llvm::to_vector(llvm::seq<int64_t>(1, target.getRank()));
@@ -214,8 +212,7 @@ Value BatchingContext::getAllTrue(OpBuilder &builder, Location loc) {
   if (Operation *def = batchSize.getDefiningOp())
     builder.setInsertionPointAfter(def);
   else
-    builder.setInsertionPointToStart(
-        cast<BlockArgument>(batchSize).getOwner());
+    builder.setInsertionPointToStart(cast<BlockArgument>(batchSize).getOwner());
   Value scalar =
       builder.create<arith::ConstantOp>(loc, builder.getBoolAttr(true));
   allTrue = broadcast(builder, loc, scalar);
@@ -249,8 +246,7 @@ Value BatchingContext::selectLanes(OpBuilder &builder, Location loc,
   MLIRContext *ctx = builder.getContext();
   unsigned rank = type.getRank();
   AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
-  AffineMap laneOnly =
-      AffineMap::get(rank, 0, getAffineDimExpr(0, ctx), ctx);
+  AffineMap laneOnly = AffineMap::get(rank, 0, getAffineDimExpr(0, ctx), ctx);
   SmallVector<AffineMap> maps{laneOnly, identity, identity};
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
@@ -288,10 +284,10 @@ LogicalResult BatchingContext::batchPerLane(OpBuilder &builder, Operation *op,
   Location loc = op->getLoc();
   for (Value result : op->getResults())
     if (!isBatched(result))
-      return op->emitError() << "cannot batch '" << op->getName()
-                             << "' lane by lane: result #"
-                             << cast<OpResult>(result).getResultNumber()
-                             << " is the same on every lane";
+      return op->emitError()
+             << "cannot batch '" << op->getName() << "' lane by lane: result #"
+             << cast<OpResult>(result).getResultNumber()
+             << " is the same on every lane";
 
   llvm::SetVector<Value> inputs;
   inputs.insert(op->operand_begin(), op->operand_end());

@@ -123,9 +123,9 @@ public:
   /// Fails, with a diagnostic at the offending call, on recursion, on a
   /// function with more than one block, or on a call to an unknown symbol.
   /// `callSite`, when given, is where a recursion error is reported.
-  FailureOr<const BatchednessAnalysis *>
-  analyze(func::FuncOp func, ArrayRef<bool> argBatched,
-          Operation *callSite = nullptr);
+  FailureOr<const BatchednessAnalysis *> analyze(func::FuncOp func,
+                                                 ArrayRef<bool> argBatched,
+                                                 Operation *callSite = nullptr);
 
   /// Resolves the callee of `call` in the solver's symbol table.
   func::FuncOp lookupCallee(func::CallOp call);

@@ -140,8 +140,8 @@ public:
   Value getMaskOrAllTrue(OpBuilder &builder, Location loc);
   /// `select(mask, onTrue, onFalse)` lane by lane, written into `onFalse`
   /// (a linalg.generic), so it bufferizes in place.
-  Value selectLanes(OpBuilder &builder, Location loc, Value mask,
-                    Value onTrue, Value onFalse);
+  Value selectLanes(OpBuilder &builder, Location loc, Value mask, Value onTrue,
+                    Value onFalse);
 
   /// Builds `scf.for %lane = 0 to B iter_args(inits)`; `body` returns the
   /// values to yield. Returns the loop's results.

@@ -97,7 +97,5 @@ struct TestBatchednessPass
 } // namespace
 
 namespace mlir::loom::test {
-void registerTestBatchednessPass() {
-  PassRegistration<TestBatchednessPass>();
-}
+void registerTestBatchednessPass() { PassRegistration<TestBatchednessPass>(); }
 } // namespace mlir::loom::test

@@ -27,8 +27,8 @@ static LogicalResult batchReduce(ReduceOp op, BatchingContext &context,
                                  OpBuilder &builder) {
   Value input = context.lookupBatched(builder, op.getLoc(), op.getInput());
   int64_t axis = op.getAxis() + 1;
-  Type resultType = ReduceOp::inferResultType(
-      cast<RankedTensorType>(input.getType()), axis);
+  Type resultType =
+      ReduceOp::inferResultType(cast<RankedTensorType>(input.getType()), axis);
   auto batched = builder.create<ReduceOp>(op.getLoc(), resultType, input,
                                           builder.getI64IntegerAttr(axis));
   context.map(op.getResult(), batched.getResult());

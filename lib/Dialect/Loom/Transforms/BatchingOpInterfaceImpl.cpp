@@ -41,8 +41,7 @@ static bool isMappedBatched(BatchingContext &context, Value original) {
 }
 
 static bool anyBatched(BatchingContext &context, ValueRange originals) {
-  return llvm::any_of(originals,
-                      [&](Value v) { return context.isBatched(v); });
+  return llvm::any_of(originals, [&](Value v) { return context.isBatched(v); });
 }
 
 static bool anyBatched(BatchingContext &context,
@@ -81,11 +80,10 @@ static Value broadcastTrailing(BatchingContext &context, OpBuilder &builder,
   auto source = cast<RankedTensorType>(batched.getType());
   if (source.getRank() == target.getRank())
     return batched;
-  auto type =
-      RankedTensorType::get(target.getShape(), source.getElementType());
+  auto type = RankedTensorType::get(target.getShape(), source.getElementType());
   Value empty = context.createEmpty(builder, loc, type);
-  SmallVector<int64_t> dims = llvm::to_vector(
-      llvm::seq<int64_t>(source.getRank(), target.getRank()));
+  SmallVector<int64_t> dims =
+      llvm::to_vector(llvm::seq<int64_t>(source.getRank(), target.getRank()));
   return builder.create<linalg::BroadcastOp>(loc, batched, empty, dims)
       ->getResult(0);
 }
@@ -275,9 +273,8 @@ struct InsertBatchingModel
     Value scalar = context.lookupBatched(builder, loc, insert.getScalar());
     if (destType.getRank() == 1) {
       // A rank-0 lane tensor: the inserted scalar is the whole lane.
-      Value result = mask ? context.selectLanes(builder, loc, mask, scalar,
-                                                dest)
-                          : scalar;
+      Value result =
+          mask ? context.selectLanes(builder, loc, mask, scalar, dest) : scalar;
       context.map(insert.getResult(), result);
       if (mask)
         context.recordUnchangedOnInactive(result, dest);
@@ -318,10 +315,11 @@ struct FromElementsBatchingModel
     auto laneType = cast<RankedTensorType>(fromElements.getType());
     Type batchedType = context.getBatchedType(laneType);
     if (laneType.getNumElements() == 1) {
-      // vmap(from_elements(x) : tensor<1x..>) => expand_shape x' : tensor<Bx1x..>
-      // A reshape is a view once bufferized: no buffer per lane state.
-      Value element = context.lookupBatched(
-          builder, loc, fromElements.getElements().front());
+      // vmap(from_elements(x) : tensor<1x..>) => expand_shape x' :
+      // tensor<Bx1x..> A reshape is a view once bufferized: no buffer per lane
+      // state.
+      Value element = context.lookupBatched(builder, loc,
+                                            fromElements.getElements().front());
       ReassociationIndices all =
           llvm::to_vector(llvm::seq<int64_t>(0, laneType.getRank() + 1));
       SmallVector<OpFoldResult> shape{getBatchSizeOFR(context, builder)};
@@ -335,8 +333,7 @@ struct FromElementsBatchingModel
     }
     Value result = context.createEmpty(builder, loc, batchedType);
     SmallVector<int64_t> strides = computeStrides(laneType.getShape());
-    for (auto [linear, element] :
-         llvm::enumerate(fromElements.getElements())) {
+    for (auto [linear, element] : llvm::enumerate(fromElements.getElements())) {
       Value column = context.lookupBatched(builder, loc, element);
       SmallVector<OpFoldResult> offsets{builder.getIndexAttr(0)};
       SmallVector<OpFoldResult> sizes{getBatchSizeOFR(context, builder)};
@@ -365,8 +362,8 @@ struct SplatBatchingModel
     Location loc = op->getLoc();
     Value element = context.lookupBatched(builder, loc, splat.getInput());
     Type batchedType = context.getBatchedType(splat.getType());
-    context.map(splat.getResult(), broadcastTrailing(context, builder, loc,
-                                                     element, batchedType));
+    context.map(splat.getResult(),
+                broadcastTrailing(context, builder, loc, element, batchedType));
     return success();
   }
 };
@@ -435,8 +432,7 @@ struct InsertSliceBatchingModel
             laneOFRs(slice.getMixedOffsets(), offsets);
             laneOFRs(slice.getMixedSizes(), sizes);
             laneOFRs(slice.getMixedStrides(), strides);
-            Value source =
-                getLaneValue(context, b, l, slice.getSource(), lane);
+            Value source = getLaneValue(context, b, l, slice.getSource(), lane);
             return b.create<tensor::InsertSliceOp>(l, source, acc, offsets,
                                                    sizes, strides);
           });
@@ -481,8 +477,8 @@ struct DimBatchingModel
     Location loc = op->getLoc();
     Value source = context.lookupBatched(builder, loc, dim.getSource());
     Value one = builder.create<arith::ConstantIndexOp>(loc, 1);
-    Value index = builder.create<arith::AddIOp>(
-        loc, context.lookup(dim.getIndex()), one);
+    Value index =
+        builder.create<arith::AddIOp>(loc, context.lookup(dim.getIndex()), one);
     context.map(dim.getResult(),
                 builder.create<tensor::DimOp>(loc, source, index));
     return success();
@@ -655,8 +651,8 @@ struct IfBatchingModel
         batchYieldingBlock(context, builder, *branch.elseBlock(), allBatched);
     if (succeeded(elseValues))
       for (auto [i, value] : llvm::enumerate(*elseValues))
-        chained[i] = chained[i] && context.isUnchangedOnInactive(
-                                       value, (*thenValues)[i]);
+        chained[i] = chained[i] &&
+                     context.isUnchangedOnInactive(value, (*thenValues)[i]);
     context.restoreMask(previous);
     for (auto [original, value] : overridden)
       context.map(original, value);
@@ -669,9 +665,9 @@ struct IfBatchingModel
         context.recordUnchangedOnInactive((*elseValues)[i], bases[i]);
         continue;
       }
-      context.map(result, context.selectLanes(builder, loc, cond,
-                                              (*thenValues)[i],
-                                              (*elseValues)[i]));
+      context.map(result,
+                  context.selectLanes(builder, loc, cond, (*thenValues)[i],
+                                      (*elseValues)[i]));
     }
     return success();
   }
@@ -702,10 +698,10 @@ struct ForBatchingModel
       inits.push_back(ownCarry(
           context, builder, loc,
           context.lookupAs(builder, loc, init, context.isBatched(arg))));
-    auto newLoop = builder.create<scf::ForOp>(
-        loc, context.lookup(loop.getLowerBound()),
-        context.lookup(loop.getUpperBound()), context.lookup(loop.getStep()),
-        inits);
+    auto newLoop =
+        builder.create<scf::ForOp>(loc, context.lookup(loop.getLowerBound()),
+                                   context.lookup(loop.getUpperBound()),
+                                   context.lookup(loop.getStep()), inits);
     newLoop->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
     Block *body = newLoop.getBody();
     context.map(loop.getInductionVar(), newLoop.getInductionVar());
@@ -850,12 +846,12 @@ struct WhileBatchingModel
 
   // vmap(while(c, b)) with shared c => while(c', b')
   //   (a carry that never meets a per-lane value stays unbatched)
-  static LogicalResult batchUniform(scf::WhileOp loop,
-                                    BatchingContext &context,
+  static LogicalResult batchUniform(scf::WhileOp loop, BatchingContext &context,
                                     OpBuilder &builder) {
     Location loc = loop.getLoc();
     SmallVector<Value> inits;
-    for (auto [init, arg] : llvm::zip(loop.getInits(), loop.getBeforeArguments()))
+    for (auto [init, arg] :
+         llvm::zip(loop.getInits(), loop.getBeforeArguments()))
       inits.push_back(ownCarry(
           context, builder, loc,
           context.lookupAs(builder, loc, init, context.isBatched(arg))));
@@ -883,9 +879,8 @@ struct WhileBatchingModel
                llvm::zip(cond.getArgs(), loop.getAfterArguments()))
             forwarded.push_back(
                 context.lookupAs(b, l, value, context.isBatched(arg)));
-          b.create<scf::ConditionOp>(cond.getLoc(),
-                                     context.lookup(cond.getCondition()),
-                                     forwarded);
+          b.create<scf::ConditionOp>(
+              cond.getLoc(), context.lookup(cond.getCondition()), forwarded);
         },
         [&](OpBuilder &b, Location l, ValueRange args) {
           if (failedBody)
@@ -913,7 +908,8 @@ struct WhileBatchingModel
       std::optional<unsigned> carry =
           getForwardedCarry(loop, cond.getArgs()[j]);
       if (carry && *carry == j &&
-          context.isUnchangedOnInactive(newYields[j], newLoop.getAfterArguments()[j]))
+          context.isUnchangedOnInactive(newYields[j],
+                                        newLoop.getAfterArguments()[j]))
         context.recordUnchangedOnInactive(newLoop.getResult(j), inits[j]);
     }
     return success();
@@ -989,7 +985,8 @@ struct WhileBatchingModel
           ValueRange oldCarries = args.take_front(numCarries);
           Value active = args[numCarries];
           Value previous = context.narrowMask(active);
-          for (auto [arg, at] : llvm::zip(loop.getAfterArguments(), forwardedAt))
+          for (auto [arg, at] :
+               llvm::zip(loop.getAfterArguments(), forwardedAt))
             context.map(arg, args[at]);
           if (failed(context.batchBlock(*loop.getAfterBody(), b))) {
             failedBody = true;
@@ -1006,8 +1003,8 @@ struct WhileBatchingModel
           // new values that read its old value.
           for (unsigned i : orderSelects(next, oldCarries))
             if (!context.isUnchangedOnInactive(next[i], oldCarries[i]))
-              next[i] =
-                  context.selectLanes(b, yieldLoc, active, next[i], oldCarries[i]);
+              next[i] = context.selectLanes(b, yieldLoc, active, next[i],
+                                            oldCarries[i]);
           next.push_back(active);
           b.create<scf::YieldOp>(yieldLoc, next);
           context.restoreMask(previous);
@@ -1029,8 +1026,7 @@ struct WhileBatchingModel
 
   // vmap(while(c, b)) with batched c, per lane
   //   => for lane: r[lane] = while(c, b)(x[lane])   (scalar loop, no masking)
-  static LogicalResult batchPerLane(scf::WhileOp loop,
-                                    BatchingContext &context,
+  static LogicalResult batchPerLane(scf::WhileOp loop, BatchingContext &context,
                                     OpBuilder &builder) {
     Location loc = loop.getLoc();
     scf::ConditionOp cond = loop.getConditionOp();

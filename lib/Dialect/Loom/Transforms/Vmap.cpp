@@ -64,8 +64,8 @@ std::string parenthesized(const std::string &name) {
 
 /// `loom.name` of a function argument, or a name from its location.
 std::string getArgName(func::FuncOp func, unsigned index) {
-  if (auto name = func.getArgAttrOfType<StringAttr>(
-          index, LoomDialect::kNameAttrName))
+  if (auto name =
+          func.getArgAttrOfType<StringAttr>(index, LoomDialect::kNameAttrName))
     return name.str();
   return getLocName(func.getArgument(index).getLoc());
 }
@@ -86,8 +86,7 @@ std::string describeCarry(scf::WhileOp loop, unsigned index) {
   scf::ConditionOp cond = loop.getConditionOp();
   if (index < cond.getArgs().size() &&
       cond.getArgs()[index] == loop.getBeforeArguments()[index])
-    if (std::string name =
-            getLocName(loop.getAfterArguments()[index].getLoc());
+    if (std::string name = getLocName(loop.getAfterArguments()[index].getLoc());
         !name.empty())
       return parenthesized(name);
   std::string init = getValueName(loop.getInits()[index]);
@@ -331,8 +330,8 @@ std::string FunctionBatcher::explainControl(Operation *loop) const {
     carries = whileOp.getBeforeBody();
   } else if (auto forOp = dyn_cast<scf::ForOp>(loop)) {
     what = "trip count";
-    for (Value bound : {forOp.getLowerBound(), forOp.getUpperBound(),
-                        forOp.getStep()})
+    for (Value bound :
+         {forOp.getLowerBound(), forOp.getUpperBound(), forOp.getStep()})
       if (analysis.isBatched(bound))
         control = bound;
   }
@@ -379,8 +378,8 @@ std::string FunctionBatcher::explainControl(Operation *loop) const {
 
 FailureOr<LoopStrategy> FunctionBatcher::getLoopStrategy(Operation *loop) {
   const VmapSettings &settings = expander.getSettings();
-  auto pin = loop->getAttrOfType<LoopStrategyAttr>(
-      LoomDialect::kStrategyAttrName);
+  auto pin =
+      loop->getAttrOfType<LoopStrategyAttr>(LoomDialect::kStrategyAttrName);
   StringRef what = isa<scf::ForOp>(loop) ? "trip count" : "predicate";
 
   if (!analysis.isControlBatched(loop)) {
@@ -414,8 +413,7 @@ FailureOr<LoopStrategy> FunctionBatcher::getLoopStrategy(Operation *loop) {
     LoopCostParams params = settings.cost;
     params.batchAssumed = ShapedType::isDynamic(batch);
     params.batch = params.batchAssumed ? settings.assumedBatch : batch;
-    LoopCostDecision decision =
-        chooseDivergentStrategy(loop, analysis, params);
+    LoopCostDecision decision = chooseDivergentStrategy(loop, analysis, params);
     strategy = decision.strategy;
     why = decision.why;
   }
@@ -427,8 +425,7 @@ FailureOr<LoopStrategy> FunctionBatcher::getLoopStrategy(Operation *loop) {
 void FunctionBatcher::remarkNestedLoops(Operation *op, bool includeSelf,
                                         StringRef message) {
   op->walk([&](Operation *nested) {
-    if ((includeSelf || nested != op) &&
-        isa<scf::WhileOp, scf::ForOp>(nested))
+    if ((includeSelf || nested != op) && isa<scf::WhileOp, scf::ForOp>(nested))
       nested->emitRemark(message);
   });
 }
@@ -512,8 +509,7 @@ FailureOr<BatchedFunc> VmapExpander::getBatched(func::FuncOp callee,
   }
 
   SmallVector<Type> inputs, results;
-  for (auto [type, isBatched] :
-       llvm::zip(callee.getArgumentTypes(), signature))
+  for (auto [type, isBatched] : llvm::zip(callee.getArgumentTypes(), signature))
     inputs.push_back(isBatched ? batchType(type, 0, batch) : type);
   for (auto [type, isBatched] :
        llvm::zip(callee.getResultTypes(), (*analysis)->getResultBatched()))
@@ -576,8 +572,8 @@ Value moveAxis(OpBuilder &builder, Location loc, Value value, int64_t from,
 LogicalResult VmapExpander::expand(VmapOp vmap) {
   auto callee = symbolTable.lookup<func::FuncOp>(vmap.getCallee());
   if (!callee)
-    return vmap.emitOpError() << "'" << vmap.getCallee()
-                              << "' does not reference a func.func";
+    return vmap.emitOpError()
+           << "'" << vmap.getCallee() << "' does not reference a func.func";
   if (callee.isExternal())
     return vmap.emitError() << "cannot vmap @" << vmap.getCallee()
                             << ": it is only declared, and vmap needs its body";
@@ -625,8 +621,8 @@ LogicalResult VmapExpander::expand(VmapOp vmap) {
             loc, cast<RankedTensorType>(type), batchSize);
         result = isa<RankedTensorType>(result.getType())
                      ? builder
-                           .create<linalg::BroadcastOp>(
-                               loc, result, empty, ArrayRef<int64_t>{0})
+                           .create<linalg::BroadcastOp>(loc, result, empty,
+                                                        ArrayRef<int64_t>{0})
                            ->getResult(0)
                      : builder.create<linalg::FillOp>(loc, result, empty)
                            .getResult(0);
@@ -694,8 +690,8 @@ struct LoomVmapPass : public loom::impl::LoomVmapPassBase<LoomVmapPass> {
       SmallVector<VmapOp> all, ready;
       module.walk([&](VmapOp vmap) {
         all.push_back(vmap);
-        Operation *callee = SymbolTable::lookupNearestSymbolFrom(
-            vmap, vmap.getCalleeAttr());
+        Operation *callee =
+            SymbolTable::lookupNearestSymbolFrom(vmap, vmap.getCalleeAttr());
         if (!reaching.contains(callee))
           ready.push_back(vmap);
       });

@@ -1,4 +1,4 @@
-//===- BatchingOpInterfaceImpl.h - Batching rules of upstream ops -*- C++ -*-===//
+//===- BatchingOpInterfaceImpl.h - Upstream batching rules ------*- C++ -*-===//
 //
 // Part of the Loom project.
 //
