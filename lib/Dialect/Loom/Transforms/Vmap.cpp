@@ -174,6 +174,10 @@ public:
                                     Operation *site);
 
   BatchednessSolver &getSolver() { return solver; }
+  /// True for a function this pass made (a batched clone).
+  bool isBatchedClone(func::FuncOp func) const {
+    return clones.contains(func.getOperation());
+  }
   const VmapSettings &getSettings() const { return settings; }
 
 private:
@@ -183,6 +187,7 @@ private:
   VmapSettings settings;
   std::map<std::tuple<Operation *, std::vector<bool>, int64_t>, BatchedFunc>
       cache;
+  DenseSet<Operation *> clones;
 };
 
 //===----------------------------------------------------------------------===//
@@ -307,6 +312,12 @@ FunctionBatcher::getBatchedCallee(func::CallOp call,
   if (callee.isExternal())
     return call.emitError() << "cannot batch the call to @" << call.getCallee()
                             << ": it is only declared, and vmap needs its body";
+  if (expander.isBatchedClone(callee))
+    return call.emitError()
+           << "cannot batch a nested loom.vmap (now a call to @"
+           << call.getCallee()
+           << ") whose operands differ per lane: vmap of vmap is not "
+              "supported yet";
   SmallVector<bool> signature;
   for (Value operand : call.getOperands())
     signature.push_back(isBatched(operand));
@@ -533,6 +544,7 @@ FailureOr<BatchedFunc> VmapExpander::getBatched(func::FuncOp callee,
     if (Attribute name = callee.getResultAttr(i, LoomDialect::kNameAttrName))
       func.setResultAttr(i, LoomDialect::kNameAttrName, name);
   symbolTable.insert(func, std::next(callee->getIterator()));
+  clones.insert(func);
 
   BatchedFunc batched{func, SmallVector<bool>((*analysis)->getResultBatched())};
   cache[key] = batched;

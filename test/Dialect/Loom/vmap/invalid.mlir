@@ -114,3 +114,22 @@ func.func @main(%xs: tensor<4xf32>, %ns: tensor<4xindex>) -> tensor<4x?xf32> {
       : (tensor<4xf32>, tensor<4xindex>) -> tensor<4x?xf32>
   return %r : tensor<4x?xf32>
 }
+
+// -----
+
+// vmap of a function that itself maps over values that differ per lane.
+func.func private @inner(%x: f32, %s: f32) -> f32 {
+  %r = arith.mulf %x, %s : f32
+  return %r : f32
+}
+func.func private @outer(%v: tensor<3xf32>, %s: f32) -> tensor<3xf32> {
+  // expected-error @+1 {{cannot batch a nested loom.vmap (now a call to @inner_vmap_bu_3) whose operands differ per lane: vmap of vmap is not supported yet}}
+  %r = loom.vmap @inner(%v, %s) in_axes [0, none] out_axes [0]
+      : (tensor<3xf32>, f32) -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}
+func.func @main(%vs: tensor<?x3xf32>, %ss: tensor<?xf32>) -> tensor<?x3xf32> {
+  %r = loom.vmap @outer(%vs, %ss) in_axes [0, 0] out_axes [0]
+      : (tensor<?x3xf32>, tensor<?xf32>) -> tensor<?x3xf32>
+  return %r : tensor<?x3xf32>
+}

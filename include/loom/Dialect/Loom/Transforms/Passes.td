@@ -69,22 +69,23 @@ def LoomVmapPass : Pass<"loom-vmap", "ModuleOp"> {
     %ys = loom.vmap @f(%xs) in_axes [0] out_axes [0]
         : (tensor<?xf32>) -> tensor<?xf32>
     ```
-    After (masked):
+    After (masked; `sel` stands for a linalg.generic selecting lane by lane
+    into its `outs`, so the carry is updated in place):
     ```mlir
     %ys = call @f_vmap_b(%xs) : (tensor<?xf32>) -> tensor<?xf32>
     func.func private @f_vmap_b(%x: tensor<?xf32>) -> tensor<?xf32> {
       %r:2 = scf.while (%v = %x, %a = %all) : (...) -> (...) {
         %go = arith.cmpf olt, %v, %tens : tensor<?xf32>
-        %a2 = arith.andi %a, %go : tensor<?xi1>
+        %a2 = linalg.generic ins(%go) outs(%a) { and }   // a & go
         %any = loom.any %a2 along 0 : tensor<?xi1> -> i1
-        scf.condition(%any) %a2, %v : tensor<?xi1>, tensor<?xf32>
+        scf.condition(%any) %v, %a2 : tensor<?xf32>, tensor<?xi1>
       } do {
-      ^bb0(%a2: tensor<?xi1>, %v: tensor<?xf32>):
+      ^bb0(%v: tensor<?xf32>, %a2: tensor<?xi1>):
         %n = arith.addf %v, %ones : tensor<?xf32>
-        %s = arith.select %a2, %n, %v : tensor<?xi1>, tensor<?xf32>
+        %s = linalg.generic ins(%a2, %n) outs(%v) { sel }  // a2 ? n : v
         scf.yield %s, %a2 : tensor<?xf32>, tensor<?xi1>
       }
-      return %r#1 : tensor<?xf32>
+      return %r#0 : tensor<?xf32>
     }
     ```
   }];
