@@ -25,6 +25,7 @@
 #ifndef LOOM_RUNTIME_BARRIER_H
 #define LOOM_RUNTIME_BARRIER_H
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -70,8 +71,24 @@ struct WaitPolicy {
 /// true: spin, yield, then sleep. The waker makes the condition true with any
 /// atomic store and then calls wakeAll(); wakeAll() costs one load when no
 /// one sleeps.
+///
+/// Yielding only helps when the threads that get the core are the ones being
+/// waited for (more shards than cores on an otherwise idle machine: 10
+/// shards on 2 cores do a round in ~5 us). When other processes keep the
+/// cores busy, a yield hands the core to one of them for a whole time slice,
+/// and a waiter that stays runnable also competes with the shard it waits
+/// for: measured on a 2-core VM at load 7, yielding for up to 200 us made a
+/// round cost 1 to 2.5 ms, going to sleep after the spin 14 to 45 us. So a
+/// yield that does not come back within kLongYield turns the yield phase
+/// off for this Parker for the next 64 waits, doubling up to 4096 while
+/// the machine stays busy; a yield phase without a long yield resets that.
 class Parker {
 public:
+  /// A yield that took longer than this gave the core to someone with work
+  /// of its own. (A round that long is slow anyway, so sleeping instead
+  /// costs little even when the misjudgement is ours.)
+  static constexpr std::chrono::microseconds kLongYield{50};
+
   /// Returns once `ready()` is true. `ready` reads atomics only.
   template <typename Ready>
   void waitUntil(Ready ready, const WaitPolicy &policy) {
@@ -80,14 +97,11 @@ public:
         return;
       cpuRelax();
     }
-    auto deadline = std::chrono::steady_clock::now() + policy.yieldFor;
-    while (!ready()) {
-      if (std::chrono::steady_clock::now() >= deadline) {
-        sleepUntil(ready);
-        return;
-      }
-      std::this_thread::yield();
-    }
+    if (ready())
+      return;
+    if (yieldPhaseAllowed() && yieldUntil(ready, policy.yieldFor))
+      return;
+    sleepUntil(ready);
   }
 
   /// Wakes every sleeping waiter. Call after making the condition true.
@@ -105,6 +119,43 @@ public:
   }
 
 private:
+  using Clock = std::chrono::steady_clock;
+
+  /// Whether this wait may yield: false while a recent long yield said the
+  /// machine is busy. Relaxed and racy on purpose: it is a heuristic.
+  bool yieldPhaseAllowed() {
+    if (skipYields_.load(std::memory_order_relaxed) <= 0)
+      return true;
+    skipYields_.fetch_sub(1, std::memory_order_relaxed);
+    return false;
+  }
+
+  /// Yields until `ready()` (true) or until `budget` ran out or one yield
+  /// took too long (false).
+  template <typename Ready>
+  bool yieldUntil(Ready &ready, std::chrono::microseconds budget) {
+    Clock::time_point start = Clock::now();
+    Clock::time_point last = start;
+    while (!ready()) {
+      if (last - start >= budget) {
+        penalty_.store(kFirstPenalty, std::memory_order_relaxed);
+        return false;
+      }
+      std::this_thread::yield();
+      Clock::time_point now = Clock::now();
+      if (now - last >= kLongYield) {
+        int penalty = penalty_.load(std::memory_order_relaxed);
+        skipYields_.store(penalty, std::memory_order_relaxed);
+        penalty_.store(std::min(2 * penalty, kMaxPenalty),
+                       std::memory_order_relaxed);
+        return ready();
+      }
+      last = now;
+    }
+    penalty_.store(kFirstPenalty, std::memory_order_relaxed);
+    return true;
+  }
+
   template <typename Ready>
   void sleepUntil(Ready &ready) {
     std::unique_lock<std::mutex> lock(mutex_);
@@ -115,9 +166,16 @@ private:
     sleepers_.fetch_sub(1, std::memory_order_relaxed);
   }
 
+  static constexpr int kFirstPenalty = 64;
+  static constexpr int kMaxPenalty = 4096;
+
   std::mutex mutex_;
   std::condition_variable cv_;
   std::atomic<int> sleepers_{0};
+  /// Waits left that skip the yield phase, and how many the next long
+  /// yield will skip.
+  std::atomic<int> skipYields_{0};
+  std::atomic<int> penalty_{kFirstPenalty};
 };
 
 /// A reusable barrier for a fixed number of participants with an abort flag.
