@@ -29,6 +29,6 @@ llvm_config.use_default_substitutions()
 # FileCheck, not and count live in LLVM's tool directory, which Debian does
 # not put on PATH.
 tool_dirs = [config.loom_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["loom-opt"], tool_dirs)
+llvm_config.add_tool_substitutions(["loom-opt", "loom-run"], tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.loom_tools_dir, append_path=True)

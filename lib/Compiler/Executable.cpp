@@ -394,7 +394,9 @@ Result<size_t> Executable::inputIndex(const std::string &name) const {
   for (size_t i = 0; i < impl->inputs.size(); ++i)
     if (impl->inputs[i].name == name)
       return i;
-  if (!name.empty() &&
+  // At most 9 digits: std::stoul throws (and so aborts) past its range, and
+  // no entry has a billion inputs.
+  if (!name.empty() && name.size() <= 9 &&
       name.find_first_not_of("0123456789") == std::string::npos) {
     size_t i = std::stoul(name);
     if (i < impl->inputs.size())
@@ -450,7 +452,14 @@ Executable::callNamed(const std::map<std::string, HostBuffer> &named) const {
   std::vector<HostBuffer> ordered;
   for (size_t i = 0; i < slots.size(); ++i) {
     if (slots[i]) {
-      ordered.push_back(*slots[i]);
+      // A view: copying an owned buffer would copy its bytes on every call.
+      const HostBuffer &given = *slots[i];
+      Result<HostBuffer> view =
+          HostBuffer::view(given.dtype(), given.shape(),
+                           const_cast<void *>(given.data()));
+      if (!view)
+        return view.status();
+      ordered.push_back(view.take());
       continue;
     }
     const ValueInfo &info = impl->inputs[i];

@@ -181,7 +181,8 @@ int main(int argc, char **argv) {
       line.consume_front("loom-run: ");
       joined += (joined.empty() ? "" : " ") + line.trim().str();
     }
-    return fail(joined);
+    // Bad option values were already reported, on one line, by cl itself.
+    return joined.empty() ? 1 : fail(joined);
   }
 
   CompileOptions options;
