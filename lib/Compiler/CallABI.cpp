@@ -39,7 +39,7 @@ ResultLayout loom::detail::layoutResults(const std::vector<ValueInfo> &results) 
 void loom::detail::packArguments(const std::vector<ValueInfo> &signature,
                                  const std::vector<const HostBuffer *> &inputs,
                                  const ResultLayout &layout,
-                                 PackedCall &call) {
+                                 PackedCall &call, int64_t *context) {
   call.descriptors.clear();
   call.pointers.clear();
   // Reserve first: pointers into the descriptors must stay valid.
@@ -69,6 +69,8 @@ void loom::detail::packArguments(const std::vector<ValueInfo> &signature,
     for (int64_t &v : d.sizesAndStrides)
       call.pointers.push_back(&v);
   }
+  if (context)
+    call.pointers.push_back(context);
   call.results.assign(layout.size, 0);
   if (layout.size)
     call.pointers.push_back(call.results.data());

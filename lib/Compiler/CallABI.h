@@ -51,10 +51,12 @@ struct PackedCall {
 };
 
 /// Fills `call` with pointers to `inputs` (already checked against the
-/// signature) and room for the results.
+/// signature), then to `*context` when the entry takes a shard context, and
+/// room for the results.
 void packArguments(const std::vector<ValueInfo> &signature,
                    const std::vector<const HostBuffer *> &inputs,
-                   const ResultLayout &layout, PackedCall &call);
+                   const ResultLayout &layout, PackedCall &call,
+                   int64_t *context = nullptr);
 
 /// Copies the results out of the returned struct into owned buffers and
 /// frees the memory the compiled code allocated for them.

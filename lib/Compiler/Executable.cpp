@@ -11,9 +11,12 @@
 #include "loom/Dialect/Loom/IR/LoomOps.h"
 #include "loom/InitAllDialects.h"
 #include "loom/Loom.h"
+#include "loom/Runtime/ABI.h"
+#include "loom/Runtime/Mesh.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Mesh/IR/MeshOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -30,6 +33,7 @@
 #include "llvm/Support/TargetSelect.h"
 
 #include <chrono>
+#include <cstring>
 #include <mutex>
 
 using namespace loom;
@@ -50,6 +54,10 @@ struct Executable::Impl {
   std::unique_ptr<mlir::MLIRContext> context;
   std::unique_ptr<mlir::ExecutionEngine> engine;
   void (*entry)(void **) = nullptr;
+  /// Set when the program runs on a mesh: the persistent shard pool, and
+  /// per input and output whether axis 0 is split across shards.
+  std::unique_ptr<Mesh> mesh;
+  std::vector<bool> inputSplit, outputSplit;
 
   /// Nested, so it may use Executable's private constructor.
   static Executable wrap(std::shared_ptr<const Impl> impl) {
@@ -242,13 +250,71 @@ Status checkOptions(const CompileOptions &options) {
   if (options.shards < 0)
     return Status::error("shards must be positive, got " +
                          std::to_string(options.shards));
-  if (options.shards > 1)
-    return Status::error("sharding over " + std::to_string(options.shards) +
-                         " shards is not available yet (use 1)");
   if (options.optLevel < 0 || options.optLevel > 3)
     return Status::error("optimization level must be 0 to 3, got " +
                          std::to_string(options.optLevel));
   return Status::success();
+}
+
+std::string loopSyncWord(LoopSync l) {
+  switch (l) {
+  case LoopSync::Auto:
+    return "auto";
+  case LoopSync::Global:
+    return "global";
+  case LoopSync::Local:
+    return "local";
+  }
+  return "auto";
+}
+
+/// After loom-shard: an entry that took a `loom.context` argument runs on a
+/// mesh of the module's size; its `loom.batch_axis` arguments and results
+/// are split and joined along axis 0.
+Status describeMesh(mlir::ModuleOp module, const std::string &name,
+                    Executable::Impl &impl) {
+  auto entry = module.lookupSymbol<mlir::func::FuncOp>(name);
+  using mlir::loom::LoomDialect;
+  unsigned n = entry.getNumArguments();
+  if (n == 0 || !entry.getArgAttr(n - 1, LoomDialect::kContextAttrName))
+    return Status::success();
+  int64_t shards = 1;
+  for (auto m : module.getOps<mlir::mesh::MeshOp>())
+    shards = m.getShape()[0];
+  auto mesh = ThreadMesh::create(shards);
+  if (!mesh)
+    return mesh.status();
+  impl.mesh = mesh.take();
+  for (unsigned i = 0; i + 1 < n; ++i)
+    impl.inputSplit.push_back(
+        static_cast<bool>(entry.getArgAttr(i, LoomDialect::kBatchAxisAttrName)));
+  for (unsigned i = 0; i < entry.getNumResults(); ++i)
+    impl.outputSplit.push_back(static_cast<bool>(
+        entry.getResultAttr(i, LoomDialect::kBatchAxisAttrName)));
+  return Status::success();
+}
+
+/// The runtime's C ABI, resolved by name in JIT-compiled code. Registered
+/// explicitly: a tool links the runtime statically, and its symbols are not
+/// in the process's dynamic symbol table.
+void registerRuntimeSymbols(mlir::ExecutionEngine &engine) {
+  engine.registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap map;
+    auto add = [&](const char *name, auto *fn) {
+      map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(fn),
+                             llvm::JITSymbolFlags::Exported};
+    };
+    add("loom_rt_all_reduce_i1", &loom_rt_all_reduce_i1);
+    add("loom_rt_all_reduce_i32", &loom_rt_all_reduce_i32);
+    add("loom_rt_all_reduce_i64", &loom_rt_all_reduce_i64);
+    add("loom_rt_all_reduce_f32", &loom_rt_all_reduce_f32);
+    add("loom_rt_all_reduce_f64", &loom_rt_all_reduce_f64);
+    add("loom_rt_ordered_sum_f32", &loom_rt_ordered_sum_f32);
+    add("loom_rt_ordered_sum_f64", &loom_rt_ordered_sum_f64);
+    add("loom_rt_ok", &loom_rt_ok);
+    add("loom_rt_count_iteration", &loom_rt_count_iteration);
+    return map;
+  });
 }
 
 void initializeLLVMOnce() {
@@ -295,15 +361,22 @@ static Result<Executable> compileBuffer(std::unique_ptr<llvm::MemoryBuffer> buff
   impl->times.parse = secondsSince(start);
 
   start = Clock::now();
+  // Batching and sharding first: the mesh they settle on decides how the
+  // entry is called.
+  mlir::PassManager front(&ctx);
+  std::string stages =
+      "loom-annotate-batch-axes,loom-vmap{divergent=" +
+      divergentWord(options.divergent) + "},loom-shard{shards=" +
+      std::to_string(options.shards) + "},loom-localize-loops{loop-sync=" +
+      loopSyncWord(options.loopSync) + "}";
+  if (failed(mlir::parsePassPipeline(stages, front)))
+    return Status::error("internal error: cannot build the sharding stages");
+  if (failed(front.run(*module)))
+    return errors.status("batching or sharding failed");
+  if (Status s = describeMesh(*module, options.entry, *impl); !s.ok())
+    return s;
+
   mlir::PassManager pm(&ctx);
-  bool hasVmap = false;
-  module->walk([&](mlir::loom::VmapOp) { hasVmap = true; });
-  if (hasVmap && mlir::PassInfo::lookup("loom-vmap")) {
-    if (failed(mlir::parsePassPipeline(
-            "loom-vmap{divergent=" + divergentWord(options.divergent) + "}",
-            pm)))
-      return Status::error("internal error: cannot build the loom-vmap stage");
-  }
   mlir::loom::LoomToLLVMOptions lowering;
   lowering.fpContraction = options.fpContraction;
   mlir::loom::buildLoomToLLVMPipeline(pm, lowering);
@@ -338,6 +411,7 @@ static Result<Executable> compileBuffer(std::unique_ptr<llvm::MemoryBuffer> buff
     return Status::error("JIT compilation failed: " +
                          llvm::toString(engine.takeError()));
   impl->engine = std::move(*engine);
+  registerRuntimeSymbols(*impl->engine);
   auto fn = impl->engine->lookupPacked(options.entry);
   if (!fn)
     return Status::error("JIT compilation failed: " +
@@ -388,6 +462,85 @@ static Status checkInput(const ValueInfo &info, size_t index,
   return Status::error("input '" + info.name + "' (#" + std::to_string(index) +
                        ") must be " + shapeString(info.shape, info.dtype) +
                        ", got " + buffer.typeString());
+}
+
+/// A view of rows [begin, end) of a buffer split along axis 0.
+static HostBuffer rows(const HostBuffer &buffer, int64_t begin, int64_t end) {
+  std::vector<int64_t> shape = buffer.shape();
+  size_t rowBytes = shape[0] ? buffer.byteSize() / shape[0] : 0;
+  shape[0] = end - begin;
+  auto *data = static_cast<uint8_t *>(const_cast<void *>(buffer.data()));
+  // A view of valid memory with a valid shape cannot fail.
+  return HostBuffer::view(buffer.dtype(), shape, data + begin * rowBytes)
+      .take();
+}
+
+/// Runs the entry on every shard of the mesh, each on its own rows of the
+/// split inputs, and joins the split outputs in shard order.
+static Result<std::vector<HostBuffer>>
+callOnMesh(const Executable::Impl &impl,
+           const std::vector<const HostBuffer *> &inputs) {
+  int64_t batch = -1;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!impl.inputSplit[i])
+      continue;
+    int64_t rowsHere = inputs[i]->rank() ? inputs[i]->shape()[0] : 0;
+    if (batch >= 0 && rowsHere != batch)
+      return Status::error("input '" + impl.inputs[i].name + "' has " +
+                           std::to_string(rowsHere) +
+                           " lanes, but the other batched inputs have " +
+                           std::to_string(batch));
+    batch = rowsHere;
+  }
+  if (batch < 0)
+    batch = 0;
+  int32_t shards = impl.mesh->numShards();
+  std::vector<std::vector<HostBuffer>> perShard(shards);
+  Status status = impl.mesh->run(batch, [&](ShardContext &shard) -> Status {
+    std::vector<HostBuffer> views;
+    views.reserve(inputs.size());
+    std::vector<const HostBuffer *> args;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (impl.inputSplit[i])
+        views.push_back(rows(*inputs[i], shard.laneBegin, shard.laneEnd));
+      else
+        views.push_back(*inputs[i]);
+      args.push_back(&views.back());
+    }
+    PackedCall packed;
+    int64_t ctx = shard.abiHandle();
+    packArguments(impl.inputs, args, impl.resultLayout, packed, &ctx);
+    impl.entry(packed.pointers.data());
+    auto outs = unpackResults(impl.outputs, impl.resultLayout, packed, args);
+    if (!outs)
+      return outs.status();
+    perShard[shard.shard] = outs.take();
+    return Status::success();
+  });
+  if (!status.ok())
+    return status;
+
+  std::vector<HostBuffer> joined;
+  for (size_t r = 0; r < impl.outputs.size(); ++r) {
+    if (!impl.outputSplit[r]) {
+      joined.push_back(std::move(perShard[0][r]));
+      continue;
+    }
+    std::vector<int64_t> shape = perShard[0][r].shape();
+    shape[0] = 0;
+    for (auto &outs : perShard)
+      shape[0] += outs[r].shape()[0];
+    Result<HostBuffer> whole = HostBuffer::zeros(impl.outputs[r].dtype, shape);
+    if (!whole)
+      return whole.status();
+    auto *dst = static_cast<uint8_t *>(whole->data());
+    for (auto &outs : perShard) {
+      std::memcpy(dst, outs[r].data(), outs[r].byteSize());
+      dst += outs[r].byteSize();
+    }
+    joined.push_back(whole.take());
+  }
+  return joined;
 }
 
 Result<size_t> Executable::inputIndex(const std::string &name) const {
@@ -511,8 +664,11 @@ Executable::call(const std::vector<HostBuffer> &given) const {
             std::to_string(batch) + " and " +
             std::to_string(inputs[i]->shape()[axis]));
   }
-  PackedCall packed;
-  packArguments(sig, inputs, impl->resultLayout, packed);
-  impl->entry(packed.pointers.data());
-  return unpackResults(impl->outputs, impl->resultLayout, packed, inputs);
+  if (!impl->mesh) {
+    PackedCall packed;
+    packArguments(sig, inputs, impl->resultLayout, packed);
+    impl->entry(packed.pointers.data());
+    return unpackResults(impl->outputs, impl->resultLayout, packed, inputs);
+  }
+  return callOnMesh(*impl, inputs);
 }

@@ -69,7 +69,13 @@ std::string describe(Operation *collective) {
       input->getDialect()->getNamespace() == "tensor")
     if (auto src = input->getOperand(0).getDefiningOp())
       user = src;
-  os << user->getName() << " at " << user->getLoc();
+  os << user->getName() << " at ";
+  Location loc = user->getLoc();
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn();
+  else
+    os << loc;
   return s;
 }
 

@@ -180,7 +180,8 @@ struct LoomShard : loom::impl::LoomShardBase<LoomShard> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (shards < 0) {
-      module.emitError() << "shards must be positive, got " << shards;
+      module.emitError() << "shards must be positive, got "
+                         << static_cast<int64_t>(shards);
       return signalPassFailure();
     }
 
@@ -222,7 +223,7 @@ struct LoomShard : loom::impl::LoomShardBase<LoomShard> {
     if (entries.empty()) {
       if (shards > 1) {
         module.emitError()
-            << "nothing to shard over " << shards
+            << "nothing to shard over " << static_cast<int64_t>(shards)
             << " shards: no function argument carries loom.batch_axis (run "
             << "-loom-annotate-batch-axes before -loom-vmap, or mark the "
             << "batched arguments)";
