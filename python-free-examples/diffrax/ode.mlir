@@ -32,13 +32,23 @@
 //
 // Errors. The scalar function returns diffrax's result code (0 successful,
 // 1 max_steps_reached) and leaves slots it never reached at +inf, which is
-// `diffeqsolve(..., throw=False)`. EQX_ON_ERROR is applied over the whole
-// batch by whoever calls @main, because equinox decides it with
-// `unvmap_any(result != successful)`:
-//   raise (default)  any lane with result != 0 fails the call with an error;
-//   nan              if any lane failed, every output of every lane is
-//                    replaced: floats by NaN, integers by INT32_MAX;
-//   off              the outputs are returned as they are.
+// `diffeqsolve(..., throw=False)`. equinox decides EQX_ON_ERROR with
+// `unvmap_any(result != successful)`, over the whole batch, so @main applies
+// it after the vmapped solve, selected by its `on_error` argument; the
+// per-lane `result` output is returned in every mode:
+//   0 raise (default)  outputs unchanged. A compiled call cannot throw, and
+//                      which lanes failed is known only once the batch has
+//                      run, so the caller raises on any nonzero `result`:
+//                      `loom-run --raise-on=result` fails naming the lanes.
+//   1 nan              if any lane failed, every output of every lane is
+//                      replaced: floats by NaN, integers (the result codes
+//                      too) by INT32_MAX, as equinox's _nan_like does. The
+//                      "any lane" is one loom.max over the batch after the
+//                      loops: sharded, one all-reduce outside them.
+//   2 off              the outputs are returned as they are.
+// @main's results carry loom.batch_axis explicitly: they pass through the
+// scf.if that applies `nan`, so they are not the loom.vmap's results that
+// loom-annotate-batch-axes recognises.
 
 // diffrax's vector field, f(t, y, args) = sin t + theta * y.
 func.func private @vf(%t: f32, %y: f32, %theta: f32) -> f32 {
@@ -288,19 +298,53 @@ func.func @main(
     %t1: f32 {loom.name = "t1", loom.default = 0.1 : f32},
     %dt0: f32 {loom.name = "dt0", loom.default = 0.01 : f32},
     %theta: f32 {loom.name = "theta", loom.default = 0.1 : f32},
-    %max_steps: i32 {loom.name = "max_steps", loom.default = 100 : i32})
-    -> (tensor<?x100x1xf32> {loom.name = "ys"},
-        tensor<?xi32> {loom.name = "num_steps"},
-        tensor<?xi32> {loom.name = "num_accepted_steps"},
-        tensor<?xi32> {loom.name = "num_rejected_steps"},
-        tensor<?xi32> {loom.name = "result"}) {
+    %max_steps: i32 {loom.name = "max_steps", loom.default = 100 : i32},
+    %on_error: i32 {loom.name = "on_error", loom.default = 0 : i32})
+    -> (tensor<?x100x1xf32> {loom.name = "ys",
+                              loom.batch_axis = 0 : i64},
+        tensor<?xi32> {loom.name = "num_steps",
+                      loom.batch_axis = 0 : i64},
+        tensor<?xi32> {loom.name = "num_accepted_steps",
+                      loom.batch_axis = 0 : i64},
+        tensor<?xi32> {loom.name = "num_rejected_steps",
+                      loom.batch_axis = 0 : i64},
+        tensor<?xi32> {loom.name = "result",
+                      loom.batch_axis = 0 : i64}) {
   %ys, %steps, %accepted, %rejected, %result =
       loom.vmap @solve_ode(%y0s, %t0, %t1, %dt0, %theta, %max_steps)
       in_axes [0, none, none, none, none, none] out_axes [0, 0, 0, 0, 0]
       : (tensor<?x1xf32>, f32, f32, f32, f32, i32)
      -> (tensor<?x100x1xf32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
          tensor<?xi32>)
-  return %ys, %steps, %accepted, %rejected, %result
+  // EQX_ON_ERROR=nan: equinox's unvmap_any(result != successful) is one
+  // reduction over the batch, after the solve's loops, so a sharded program
+  // all-reduces it once. Result codes are >= 0, so an empty batch (whose max
+  // is the smallest i32) counts as successful.
+  %c0 = arith.constant 0 : index
+  %i0 = arith.constant 0 : i32
+  %nan_mode = arith.constant 1 : i32
+  %worst = loom.max %result along 0 : tensor<?xi32> -> i32
+  %any_failed = arith.cmpi sgt, %worst, %i0 : i32
+  %is_nan_mode = arith.cmpi eq, %on_error, %nan_mode : i32
+  %poison = arith.andi %any_failed, %is_nan_mode : i1
+  // Only a poisoned batch allocates the replacement buffers.
+  %outs:5 = scf.if %poison
+      -> (tensor<?x100x1xf32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
+          tensor<?xi32>) {
+    %b = tensor.dim %result, %c0 : tensor<?xi32>
+    %nan = arith.constant 0x7FC00000 : f32
+    %imax = arith.constant 2147483647 : i32
+    %nan_ys = tensor.splat %nan[%b] : tensor<?x100x1xf32>
+    %imax_b = tensor.splat %imax[%b] : tensor<?xi32>
+    scf.yield %nan_ys, %imax_b, %imax_b, %imax_b, %imax_b
+        : tensor<?x100x1xf32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
+          tensor<?xi32>
+  } else {
+    scf.yield %ys, %steps, %accepted, %rejected, %result
+        : tensor<?x100x1xf32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
+          tensor<?xi32>
+  }
+  return %outs#0, %outs#1, %outs#2, %outs#3, %outs#4
       : tensor<?x100x1xf32>, tensor<?xi32>, tensor<?xi32>, tensor<?xi32>,
         tensor<?xi32>
 }
