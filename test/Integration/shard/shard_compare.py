@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Runs one loom-run program sharded in several ways and compares the bytes.
+
+Every variant (shards x divergent x loop-sync) writes its results with
+--output-dir; each .npy file must equal, byte for byte, the one written by
+the reference run (--shards 1, every strategy on auto). Prints one line per
+variant and a final PASS, or names the first file that differs and exits 1.
+
+usage: shard_compare.py LOOM_RUN PROGRAM [--entry E] [--input NAME=SPEC]...
+           [--npy NAME=f32:LO:HI:SHAPE]... [--shards 1,2,3,10]
+           [--variants masked:global,masked:local,masked:auto,per-lane:auto]
+--npy writes uniform floats from a fixed seed to a .npy file (numpy-free)
+and passes it as the input NAME, so that lanes start from different values.
+"""
+
+import argparse
+import os
+import random
+import struct
+import subprocess
+import sys
+import tempfile
+
+
+def write_f32_npy(path, shape, values):
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }" % (
+        "%d," % shape[0] if len(shape) == 1 else
+        "".join("%d, " % d for d in shape))
+    header = header.ljust(((len(header) + 11) // 64 + 1) * 64 - 11) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)))
+        f.write(header.encode("latin1"))
+        f.write(struct.pack("<%df" % len(values), *values))
+
+
+def run(loom_run, program, args, flags, out_dir):
+    cmd = [loom_run, program] + args + flags + ["--output-dir", out_dir]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit("FAIL: %s\n%s%s" % (" ".join(cmd), proc.stdout, proc.stderr))
+    return sorted(os.listdir(out_dir))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("loom_run")
+    parser.add_argument("program")
+    parser.add_argument("--entry", default="main")
+    parser.add_argument("--input", action="append", default=[])
+    parser.add_argument("--npy", action="append", default=[])
+    parser.add_argument("--shards", default="1,2,3,10")
+    parser.add_argument(
+        "--variants",
+        default="masked:global,masked:local,masked:auto,per-lane:auto")
+    args = parser.parse_args()
+    tmp = tempfile.mkdtemp(prefix="shard-compare-")
+    rng = random.Random(1)
+
+    # -O1 on every run, the reference included: the optimizer is not what
+    # is compared (contraction is off, so no level changes float results),
+    # and the seed programs' JIT time at -O3 would dominate the test.
+    inputs = ["--entry", args.entry, "-O1"]
+    for spec in args.input:
+        inputs += ["--input", spec]
+    for spec in args.npy:
+        name, rest = spec.split("=", 1)
+        kind, lo, hi, shape = rest.split(":")
+        assert kind == "f32", spec
+        shape = [int(d) for d in shape.split("x")]
+        count = 1
+        for d in shape:
+            count *= d
+        path = os.path.join(tmp, name + ".npy")
+        write_f32_npy(path, shape,
+                      [rng.uniform(float(lo), float(hi)) for _ in range(count)])
+        inputs += ["--input", "%s=%s" % (name, path)]
+
+    ref_dir = os.path.join(tmp, "reference")
+    files = run(args.loom_run, args.program, inputs, ["--shards", "1"], ref_dir)
+    if not files:
+        sys.exit("FAIL: the reference run wrote no results")
+    reference = {}
+    for name in files:
+        with open(os.path.join(ref_dir, name), "rb") as f:
+            reference[name] = f.read()
+
+    for shards in args.shards.split(","):
+        for variant in args.variants.split(","):
+            divergent, sync = variant.split(":")
+            label = "shards=%s divergent=%s loop-sync=%s" % (shards, divergent,
+                                                            sync)
+            out_dir = os.path.join(tmp, "%s-%s-%s" % (shards, divergent, sync))
+            got = run(args.loom_run, args.program, inputs,
+                      ["--shards", shards, "--divergent", divergent,
+                       "--loop-sync", sync], out_dir)
+            if got != files:
+                sys.exit("FAIL: %s wrote %s, the reference %s" %
+                         (label, got, files))
+            for name in files:
+                with open(os.path.join(out_dir, name), "rb") as f:
+                    if f.read() != reference[name]:
+                        sys.exit("FAIL: %s: %s differs from shards=1" %
+                                 (label, name))
+            print("%s: %d files identical" % (label, len(files)))
+    print("PASS")
+
+
+if __name__ == "__main__":
+    main()
