@@ -61,6 +61,32 @@ struct CompileOptions {
   bool fpContraction = false;
   /// LLVM optimization level, 0 to 3.
   int optLevel = 3;
+  /// Count each loop's iterations and active lanes per shard (counters()).
+  /// Masked loops pay one extra reduction per iteration, so it is off by
+  /// default.
+  bool countLoops = false;
+};
+
+/// What one loop did, per shard, summed over the calls since the counters
+/// were last reset.
+struct LoopCounters {
+  /// Where the loop is in the source ("file:line:col").
+  std::string location;
+  /// A masked loop counts its active lanes; any other loop one lane per
+  /// iteration (a per-lane loop runs one lane at a time).
+  bool masked = false;
+  std::vector<int64_t> iterations;
+  std::vector<int64_t> activeLaneIterations;
+};
+
+/// Counters of a program that runs on a mesh.
+struct Counters {
+  int64_t calls = 0;
+  /// Per shard: lanes in the last call, and collectives over all calls.
+  std::vector<int64_t> lanes;
+  std::vector<int64_t> collectives;
+  /// Empty unless compiled with countLoops.
+  std::vector<LoopCounters> loops;
 };
 
 /// One argument or result of the entry function.
@@ -106,6 +132,11 @@ public:
   /// defaults may be left out.
   Result<std::vector<HostBuffer>>
   callNamed(const std::map<std::string, HostBuffer> &inputs) const;
+
+  /// The counters since the last reset; an error for a program that does
+  /// not run on a mesh (a scalar entry).
+  Result<Counters> counters() const;
+  void resetCounters() const;
 
   struct Impl;
 

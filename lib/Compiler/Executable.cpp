@@ -58,6 +58,8 @@ struct Executable::Impl {
   /// per input and output whether axis 0 is split across shards.
   std::unique_ptr<Mesh> mesh;
   std::vector<bool> inputSplit, outputSplit;
+  /// The loops loom-count-loop-iterations numbered, by id.
+  std::vector<std::pair<std::string, bool>> loops;
 
   /// Nested, so it may use Executable's private constructor.
   static Executable wrap(std::shared_ptr<const Impl> impl) {
@@ -369,12 +371,24 @@ static Result<Executable> compileBuffer(std::unique_ptr<llvm::MemoryBuffer> buff
       divergentWord(options.divergent) + "},loom-shard{shards=" +
       std::to_string(options.shards) + "},loom-localize-loops{loop-sync=" +
       loopSyncWord(options.loopSync) + "}";
+  if (options.countLoops)
+    stages += ",loom-count-loop-iterations";
   if (failed(mlir::parsePassPipeline(stages, front)))
     return Status::error("internal error: cannot build the sharding stages");
   if (failed(front.run(*module)))
     return errors.status("batching or sharding failed");
   if (Status s = describeMesh(*module, options.entry, *impl); !s.ok())
     return s;
+  if (options.countLoops && !impl->mesh)
+    return Status::error("loop counters need an entry that runs on a mesh "
+                         "(a batched entry), and @" + options.entry +
+                         " is not one");
+  if (auto table = (*module)->getAttrOfType<mlir::ArrayAttr>(
+          mlir::loom::LoomDialect::kLoopsAttrName))
+    for (auto entry : table.getAsRange<mlir::DictionaryAttr>())
+      impl->loops.emplace_back(
+          entry.getAs<mlir::StringAttr>("loc").str(),
+          entry.getAs<mlir::BoolAttr>("masked").getValue());
 
   mlir::PassManager pm(&ctx);
   mlir::loom::LoomToLLVMOptions lowering;
@@ -541,6 +555,35 @@ callOnMesh(const Executable::Impl &impl,
     joined.push_back(whole.take());
   }
   return joined;
+}
+
+Result<Counters> Executable::counters() const {
+  if (!impl->mesh)
+    return Status::error("the entry does not run on a mesh: no counters");
+  MeshStats stats = impl->mesh->stats();
+  Counters out;
+  out.calls = stats.runs;
+  for (const ShardStats &shard : stats.shards) {
+    out.lanes.push_back(shard.lanes);
+    out.collectives.push_back(shard.collectives);
+  }
+  for (size_t id = 0; id < impl->loops.size(); ++id) {
+    LoopCounters loop;
+    loop.location = impl->loops[id].first;
+    loop.masked = impl->loops[id].second;
+    for (const ShardStats &shard : stats.shards) {
+      LoopStats s = id < shard.loops.size() ? shard.loops[id] : LoopStats();
+      loop.iterations.push_back(s.iterations);
+      loop.activeLaneIterations.push_back(s.activeLaneIterations);
+    }
+    out.loops.push_back(std::move(loop));
+  }
+  return out;
+}
+
+void Executable::resetCounters() const {
+  if (impl->mesh)
+    impl->mesh->resetStats();
 }
 
 Result<size_t> Executable::inputIndex(const std::string &name) const {

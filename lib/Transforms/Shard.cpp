@@ -340,43 +340,56 @@ struct LoomShard : loom::impl::LoomShardBase<LoomShard> {
     return success();
   }
 
-  /// Appends `i64 {loom.context}` to every entry and to every function that
-  /// holds a collective or calls one that does, and passes it along.
+  /// Every entry, and every function that holds a collective, takes the
+  /// shard context.
   void addContexts(ModuleOp module, ArrayRef<func::FuncOp> entries) {
-    SetVector<func::FuncOp> needs(entries.begin(), entries.end());
+    SmallVector<func::FuncOp> roots(entries.begin(), entries.end());
     module.walk([&](Operation *op) {
       if (isa<mesh::AllReduceOp, mesh::AllGatherOp>(op))
-        needs.insert(op->getParentOfType<func::FuncOp>());
+        roots.push_back(op->getParentOfType<func::FuncOp>());
     });
-    // Callers of functions that need a context need one too.
-    SymbolTable symbols(module);
-    for (bool grew = true; grew;) {
-      grew = false;
-      module.walk([&](func::CallOp call) {
-        auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
-        if (callee && needs.contains(callee))
-          grew |= needs.insert(call->getParentOfType<func::FuncOp>());
-      });
-    }
-    Builder b(module.getContext());
-    Type i64 = b.getI64Type();
-    DenseMap<func::FuncOp, Value> context;
-    for (func::FuncOp func : needs) {
-      unsigned index = func.getNumArguments();
-      func.insertArgument(index, i64,
-                          b.getDictionaryAttr(b.getNamedAttr(
-                              LoomDialect::kContextAttrName, b.getUnitAttr())),
-                          func.getLoc());
-      context[func] = func.getArgument(index);
-    }
-    module.walk([&](func::CallOp call) {
-      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
-      if (!callee || !needs.contains(callee))
-        return;
-      Value ctx = context.lookup(call->getParentOfType<func::FuncOp>());
-      call->insertOperands(call->getNumOperands(), ctx);
-    });
+    addShardContexts(module, roots);
   }
 };
 
 } // namespace
+
+Value mlir::loom::getShardContext(func::FuncOp func) {
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    if (func.getArgAttr(i, LoomDialect::kContextAttrName))
+      return func.getArgument(i);
+  return {};
+}
+
+void mlir::loom::addShardContexts(ModuleOp module,
+                                  ArrayRef<func::FuncOp> roots) {
+  SetVector<func::FuncOp> needs(roots.begin(), roots.end());
+  // Callers of functions that need a context need one too.
+  SymbolTable symbols(module);
+  for (bool grew = true; grew;) {
+    grew = false;
+    module.walk([&](func::CallOp call) {
+      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+      if (callee && needs.contains(callee))
+        grew |= needs.insert(call->getParentOfType<func::FuncOp>());
+    });
+  }
+  Builder b(module.getContext());
+  DenseSet<func::FuncOp> added;
+  for (func::FuncOp func : needs) {
+    if (getShardContext(func))
+      continue;
+    func.insertArgument(func.getNumArguments(), b.getI64Type(),
+                        b.getDictionaryAttr(b.getNamedAttr(
+                            LoomDialect::kContextAttrName, b.getUnitAttr())),
+                        func.getLoc());
+    added.insert(func);
+  }
+  module.walk([&](func::CallOp call) {
+    auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+    if (!callee || !added.contains(callee))
+      return;
+    call->insertOperands(call->getNumOperands(),
+                         getShardContext(call->getParentOfType<func::FuncOp>()));
+  });
+}

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 //   loom-run FILE [--entry NAME] --input NAME=SPEC ... [--output-dir DIR]
-//            [--repeat N] [--time]
+//            [--repeat N] [--time] [--raise-on NAME]
 //
 // SPEC is a .npy path, `fill:VALUE:SHAPExDTYPE`, `jax-split:SEED:COUNT` or
 // `jax-split-partitionable:SEED:COUNT` (with `:INDEX`, one key of those). Every problem is one line on stderr
@@ -52,6 +52,13 @@ static cl::opt<std::string>
               cl::cat(category));
 static cl::opt<unsigned> repeat("repeat", cl::desc("Call the entry N times"),
                                 cl::init(1), cl::cat(category));
+// `--stats` is taken out of argv before llvm::cl sees it: LLVM registers an
+// option of that name itself (its statistics), which a second registration
+// would abort on.
+static bool showStats = false;
+static constexpr const char *kStatsHelp =
+    "  --stats                    - Count loop iterations and active lanes "
+    "per shard, and collectives, and print them after the calls\n";
 static cl::opt<bool> showTime("time",
                               cl::desc("Print compile time and call times"),
                               cl::cat(category));
@@ -71,6 +78,15 @@ static cl::opt<bool> fpContraction("fp-contraction",
                                    cl::cat(category));
 static cl::opt<int> optLevel("O", cl::desc("LLVM optimization level (0-3)"),
                              cl::init(3), cl::Prefix, cl::cat(category));
+
+// EQX_ON_ERROR=raise. A compiled call cannot throw, and which lanes failed
+// is only known after the whole batch ran, so a program returns its per-lane
+// error codes (diffrax's `result`) and the caller raises; this is that caller.
+static cl::opt<std::string> raiseOn(
+    "raise-on",
+    cl::desc("Fail, naming the lanes, if the integer result NAME is nonzero "
+             "anywhere (EQX_ON_ERROR=raise); nothing is written"),
+    cl::value_desc("NAME"), cl::cat(category));
 
 static int fail(const std::string &message) {
   fmt::print(stderr, "loom-run: {}\n", message);
@@ -163,16 +179,101 @@ static std::string summarize(const std::string &name, const HostBuffer &b) {
   return line + (n > 4 ? ", ...]" : "]");
 }
 
+/// The lanes (flat indices) where the error-code result `name` is nonzero,
+/// as one error naming the first few of them and their codes.
+static Status checkErrorCodes(const Executable &exe,
+                              const std::vector<HostBuffer> &outputs,
+                              const std::string &name) {
+  const std::vector<ValueInfo> &infos = exe.outputs();
+  auto it = std::find_if(infos.begin(), infos.end(),
+                         [&](const ValueInfo &v) { return v.name == name; });
+  if (it == infos.end())
+    return Status::error("--raise-on: the entry has no result '" + name + "'");
+  const HostBuffer &codes = outputs[it - infos.begin()];
+  if (codes.dtype() != DType::I32)
+    return Status::error("--raise-on: result '" + name + "' is " +
+                         codes.typeString() + ", not i32");
+  const int32_t *code = codes.dataAs<int32_t>();
+  std::string lanes;
+  int64_t failed = 0;
+  for (int64_t i = 0; i < codes.numElements(); ++i) {
+    if (code[i] == 0)
+      continue;
+    if (++failed <= 8)
+      lanes += fmt::format("{}{} ({}={})", failed > 1 ? ", " : "", i, name,
+                           code[i]);
+  }
+  if (failed == 0)
+    return Status::success();
+  return Status::error(fmt::format(
+      "{} of {} lanes failed: {}{}", failed, codes.numElements(), lanes,
+      failed > 8 ? ", ..." : ""));
+}
+
+static std::string joinInts(const std::vector<int64_t> &values) {
+  std::string s;
+  for (int64_t v : values)
+    s += (s.empty() ? "" : ", ") + std::to_string(v);
+  return "[" + s + "]";
+}
+
+/// Per loop: iterations per shard, and for masked loops how many of the
+/// lane-iterations did useful work; per shard: collectives per call.
+static int printCounters(const Executable &exe) {
+  auto counters = exe.counters();
+  if (!counters)
+    return fail(counters.message());
+  int64_t calls = std::max<int64_t>(counters->calls, 1);
+  auto perCall = [&](std::vector<int64_t> v) {
+    for (int64_t &x : v)
+      x /= calls;
+    return v;
+  };
+  for (const LoopCounters &loop : counters->loops) {
+    int64_t active = 0, slots = 0;
+    for (size_t s = 0; s < loop.iterations.size(); ++s) {
+      active += loop.activeLaneIterations[s];
+      slots += loop.iterations[s] * counters->lanes[s];
+    }
+    std::string line =
+        fmt::format("loop {} ({}): iterations per shard per call {}",
+                    loop.location, loop.masked ? "masked" : "per lane",
+                    joinInts(perCall(loop.iterations)));
+    if (loop.masked && slots > 0)
+      line += fmt::format(", active lane-iterations {} of {} ({:.1f}% lane "
+                          "utilisation)",
+                          active / calls, slots / calls, 100.0 * active / slots);
+    else
+      line += fmt::format(", lane-iterations {}", active / calls);
+    fmt::print("{}\n", line);
+  }
+  fmt::print("collectives per shard per call: {}\n",
+             joinInts(perCall(counters->collectives)));
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  std::vector<char *> args;
+  for (int i = 0; i < argc; ++i) {
+    llvm::StringRef arg(argv[i]);
+    if (i > 0 && (arg == "--stats" || arg == "-stats"))
+      showStats = true;
+    else
+      args.push_back(argv[i]);
+  }
+  argc = static_cast<int>(args.size());
+  argv = args.data();
   cl::HideUnrelatedOptions(category);
   // cl reports some mistakes on two lines ("Did you mean ...?"); every
   // loom-run error is one line, so collect them and join the lines.
   std::string clErrors;
   llvm::raw_string_ostream clErrorStream(clErrors);
   if (!cl::ParseCommandLineOptions(argc, argv,
-                                   "Loom JIT runner: compile a program and "
-                                   "run its entry on .npy or generated "
-                                   "inputs\n",
+                                   (std::string("Loom JIT runner: compile a "
+                                                "program and run its entry on "
+                                                ".npy or generated inputs\n\n") +
+                                    "Also:\n" + kStatsHelp)
+                                       .c_str(),
                                    &clErrorStream)) {
     llvm::SmallVector<llvm::StringRef> lines;
     llvm::StringRef(clErrors).split(lines, '\n', -1, /*KeepEmpty=*/false);
@@ -185,11 +286,17 @@ int main(int argc, char **argv) {
     return joined.empty() ? 1 : fail(joined);
   }
 
+  // The API reads shards=0 as "from the program's mesh"; that is what
+  // leaving --shards out means, so an explicit 0 (or less) is a mistake.
+  if (shards.getNumOccurrences() && shards < 1)
+    return fail("--shards must be at least 1, got " + std::to_string(shards));
+
   CompileOptions options;
   options.entry = entryName;
   options.shards = shards;
   options.fpContraction = fpContraction;
   options.optLevel = optLevel;
+  options.countLoops = showStats;
   auto be = parseBackend(backend);
   if (!be)
     return fail(be.message());
@@ -245,6 +352,11 @@ int main(int argc, char **argv) {
       return fail(outputs.message());
   }
 
+  if (!raiseOn.empty()) {
+    if (Status s = checkErrorCodes(*exe, *outputs, raiseOn); !s.ok())
+      return fail(s.message());
+  }
+
   for (size_t i = 0; i < outputs->size(); ++i) {
     const std::string &name = exe->outputs()[i].name;
     fmt::print("{}\n", summarize(name, (*outputs)[i]));
@@ -255,6 +367,10 @@ int main(int argc, char **argv) {
     if (Status s = writeNpy(std::string(path), (*outputs)[i]); !s.ok())
       return fail(s.message());
   }
+
+  if (showStats)
+    if (int rc = printCounters(*exe); rc != 0)
+      return rc;
 
   if (showTime) {
     const CompileTimes &t = exe->compileTimes();

@@ -7,6 +7,7 @@
 #ifndef LOOM_TRANSFORMS_PASSES_H
 #define LOOM_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
@@ -16,6 +17,14 @@ namespace mlir::loom {
 #include "loom/Transforms/Passes.h.inc"
 
 std::unique_ptr<Pass> createLoomAllowFPContraction();
+
+/// Gives every function in `roots` the trailing `i64 {loom.context}` shard
+/// context argument (unless it has one), then every caller of such a
+/// function, transitively, and passes the context along at each call.
+void addShardContexts(ModuleOp module, ArrayRef<func::FuncOp> roots);
+
+/// The shard context argument of `func`, or null.
+Value getShardContext(func::FuncOp func);
 
 #define GEN_PASS_REGISTRATION
 #include "loom/Transforms/Passes.h.inc"

@@ -183,6 +183,12 @@ LogicalResult LoomDialect::verifyRegionResultAttribute(Operation *op,
 LogicalResult LoomDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef attrName = attr.getName().getValue();
+  if (attrName == kLoopsAttrName) {
+    if (!isa<ModuleOp>(op) || !isa<ArrayAttr>(attr.getValue()))
+      return op->emitError() << "'" << attrName
+                             << "' is an array on the module";
+    return success();
+  }
   bool isStrategy = attrName == kStrategyAttrName;
   if (!isStrategy && attrName != kLoopSyncAttrName)
     return op->emitError() << "unknown operation attribute '" << attrName

@@ -55,6 +55,8 @@ def Loom_Dialect : Dialect {
         "loom.batch_axis";
     /// Argument attribute marking the i64 shard context loom-shard adds.
     static constexpr ::llvm::StringLiteral kContextAttrName = "loom.context";
+    /// Module attribute: the loops loom-count-loop-iterations numbered.
+    static constexpr ::llvm::StringLiteral kLoopsAttrName = "loom.loops";
     /// Loop attribute pinning the vmap lowering strategy of one loop.
     static constexpr ::llvm::StringLiteral kStrategyAttrName = "loom.strategy";
     /// Loop attribute pinning the loop-sync mode of one loop.

@@ -1,0 +1,132 @@
+//===- CountLoopIterations.cpp - Per-loop counters for --stats ------------===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "loom/Dialect/Loom/IR/LoomOps.h"
+#include "loom/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Mesh/IR/MeshOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::loom {
+#define GEN_PASS_DEF_LOOMCOUNTLOOPITERATIONS
+#include "loom/Transforms/Passes.h.inc"
+} // namespace mlir::loom
+
+using namespace mlir;
+using namespace mlir::loom;
+
+namespace {
+
+/// The lane mask of a masked loop: the operand of the loom.any that decides
+/// it, seen through the all-reduce loom-shard may have put around it.
+Value maskOf(scf::WhileOp loop) {
+  Value cond = loop.getConditionOp().getCondition();
+  if (auto extract = cond.getDefiningOp<tensor::ExtractOp>())
+    if (auto reduce = extract.getTensor().getDefiningOp<mesh::AllReduceOp>())
+      if (auto wrap =
+              reduce.getInput().getDefiningOp<tensor::FromElementsOp>())
+        cond = wrap.getElements()[0];
+  if (auto any = cond.getDefiningOp<AnyOp>())
+    if (any.getAxis() == 0 &&
+        cast<RankedTensorType>(any.getInput().getType()).getRank() == 1)
+      return any.getInput();
+  return {};
+}
+
+std::string locationString(Location loc) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn();
+  else
+    os << loc;
+  return s;
+}
+
+struct LoomCountLoopIterations
+    : loom::impl::LoomCountLoopIterationsBase<LoomCountLoopIterations> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // Only code that runs on a mesh has a context to count into; reach the
+    // loops of its callees by giving them one too.
+    // Functions that run on a mesh: those with a context, and what they
+    // call.
+    SymbolTable symbols(module);
+    SetVector<func::FuncOp> onMesh;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (getShardContext(func))
+        onMesh.insert(func);
+    for (size_t i = 0; i < onMesh.size(); ++i) {
+      func::FuncOp func = onMesh[i];
+      func.walk([&](func::CallOp call) {
+        if (auto callee = symbols.lookup<func::FuncOp>(call.getCallee()))
+          if (!callee.isExternal())
+            onMesh.insert(callee);
+      });
+    }
+    SmallVector<func::FuncOp> roots;
+    for (func::FuncOp func : onMesh)
+      if (func->walk([](scf::WhileOp) { return WalkResult::interrupt(); })
+              .wasInterrupted())
+        roots.push_back(func);
+    addShardContexts(module, roots);
+
+    OpBuilder b(module.getContext());
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
+    auto counter = symbols.lookup<func::FuncOp>("loom_rt_count_iteration");
+    if (!counter) {
+      b.setInsertionPointToStart(module.getBody());
+      counter = b.create<func::FuncOp>(module.getLoc(),
+                                       "loom_rt_count_iteration",
+                                       b.getFunctionType({i64, i32, i64}, {}));
+      counter.setPrivate();
+      symbols.insert(counter);
+    }
+
+    SmallVector<Attribute> table;
+    int32_t id = 0;
+    module.walk<WalkOrder::PreOrder>([&](scf::WhileOp loop) {
+      auto func = loop->getParentOfType<func::FuncOp>();
+      Value ctx = getShardContext(func);
+      if (!ctx || !onMesh.contains(func))
+        return;
+      Value mask = maskOf(loop);
+      scf::ConditionOp cond = loop.getConditionOp();
+      b.setInsertionPoint(cond);
+      Location loc = loop.getLoc();
+      Value lanes;
+      if (mask) {
+        // Active lanes = sum of the mask, as i64.
+        auto maskType = cast<RankedTensorType>(mask.getType());
+        Value wide = b.create<arith::ExtUIOp>(
+            loc, RankedTensorType::get(maskType.getShape(), i64), mask);
+        lanes = b.create<SumOp>(loc, i64, wide, b.getI64IntegerAttr(0));
+      } else {
+        lanes = b.create<arith::ConstantIntOp>(loc, 1, 64);
+      }
+      Value idV = b.create<arith::ConstantIntOp>(loc, id, 32);
+      // Counted when the body will run, that is, when the loop goes on.
+      b.create<scf::IfOp>(loc, cond.getCondition(),
+                          [&](OpBuilder &nb, Location nl) {
+                            nb.create<func::CallOp>(
+                                nl, counter, ValueRange{ctx, idV, lanes});
+                            nb.create<scf::YieldOp>(nl);
+                          });
+      table.push_back(b.getDictionaryAttr(
+          {b.getNamedAttr("loc", b.getStringAttr(locationString(loc))),
+           b.getNamedAttr("masked", b.getBoolAttr(static_cast<bool>(mask)))}));
+      ++id;
+    });
+    module->setAttr("loom.loops", b.getArrayAttr(table));
+  }
+};
+
+} // namespace
