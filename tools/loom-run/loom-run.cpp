@@ -237,7 +237,7 @@ static int printCounters(const Executable &exe) {
     }
     std::string line =
         fmt::format("loop {} ({}): iterations per shard per call {}",
-                    loop.location, loop.masked ? "masked" : "per lane",
+                    loop.location, loop.masked ? "masked" : "unmasked",
                     joinInts(perCall(loop.iterations)));
     if (loop.masked && slots > 0)
       line += fmt::format(", active lane-iterations {} of {} ({:.1f}% lane "
