@@ -40,7 +40,8 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "embed_mwe: %s\n", exe.message().c_str());
     return 1;
   }
-  std::printf("compiled @solve in %.1f ms\n", 1e3 * exe->compileTimes().total());
+  std::printf("compiled @solve in %.1f ms\n",
+              1e3 * exe->compileTimes().total());
 
   constexpr size_t kLanes = 30;
   std::vector<uint32_t> keys = loom::threefry::split(

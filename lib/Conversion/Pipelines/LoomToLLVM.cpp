@@ -46,9 +46,6 @@ static constexpr const char *kLLVMStages[] = {
     // Deallocation clones a read-only argument that is returned; without
     // this the clone reaches LLVM translation and the entry cannot compile.
     "convert-bufferization-to-memref",
-    // Deallocation clones a read-only argument that is returned; without
-    // this the clone reaches LLVM translation and the entry cannot compile.
-    "convert-bufferization-to-memref",
     "func.func(convert-linalg-to-loops)",
     "lower-affine",
     "convert-scf-to-cf",

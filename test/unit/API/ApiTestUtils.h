@@ -1,4 +1,4 @@
-//===- ApiTestUtils.h - Helpers shared by the embedded API tests -*- C++ -*-===//
+//===- ApiTestUtils.h - Helpers for the embedded API tests ------*- C++ -*-===//
 //
 // Part of the Loom project.
 //
@@ -43,7 +43,9 @@ HostBuffer owned(DType dtype, std::vector<int64_t> shape,
   return buffer.take();
 }
 
-inline HostBuffer scalarF32(float v) { return owned<float>(DType::F32, {}, {v}); }
+inline HostBuffer scalarF32(float v) {
+  return owned<float>(DType::F32, {}, {v});
+}
 inline HostBuffer scalarI32(int32_t v) {
   return owned<int32_t>(DType::I32, {}, {v});
 }

@@ -38,8 +38,8 @@
 #include <iostream>
 #include <map>
 #include <new>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <malloc.h>
@@ -168,8 +168,7 @@ struct Allocations {
 
 std::ostream &operator<<(std::ostream &os, const Allocations &a) {
   return os << "{C: " << a.cAllocs << " blocks, " << a.cBytes
-            << " B; C++: " << a.cxxAllocs << " blocks, " << a.cxxBytes
-            << " B}";
+            << " B; C++: " << a.cxxAllocs << " blocks, " << a.cxxBytes << " B}";
 }
 
 /// Counts the allocations of one call, which must succeed. The outputs are
@@ -264,9 +263,9 @@ TEST(ExecutableAllocTest, LoopIterationsDoNotAllocate) {
   options.entry = "loop";
   auto exe = Executable::compile(kLoop, options);
   ASSERT_TRUE(exe.ok()) << exe.message();
-  std::vector<HostBuffer> in = {scalarI32(0),
-                                owned<float>(DType::F32, {64},
-                                             std::vector<float>(64, 1.0f))};
+  std::vector<HostBuffer> in = {
+      scalarI32(0),
+      owned<float>(DType::F32, {64}, std::vector<float>(64, 1.0f))};
   // Warm up: lazily built state (the first call's) is not per call.
   measure(*exe, in);
   Allocations base = measure(*exe, in);

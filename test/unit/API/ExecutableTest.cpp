@@ -441,10 +441,10 @@ TEST_F(ExecutableTest, ReportsAMissingEntry) {
 TEST_F(ExecutableTest, ReportsEntriesThatHostBuffersCannotCall) {
   CompileOptions options;
   options.entry = "f";
-  EXPECT_TRUE(failsWith(
-      Executable::compile("func.func @f(%m: memref<4xf32>) { return }",
-                          options),
-      "@f: argument #0 has type memref<4xf32>"));
+  EXPECT_TRUE(
+      failsWith(Executable::compile(
+                    "func.func @f(%m: memref<4xf32>) { return }", options),
+                "@f: argument #0 has type memref<4xf32>"));
   EXPECT_TRUE(failsWith(
       Executable::compile(
           "func.func @f(%x: tensor<*xf32>) -> tensor<*xf32> { return %x : "
@@ -457,12 +457,12 @@ TEST_F(ExecutableTest, ReportsEntriesThatHostBuffersCannotCall) {
           "tensor<4xi8> }",
           options),
       "@f: argument #0 has element type i8"));
-  EXPECT_TRUE(failsWith(
-      Executable::compile("func.func @f(%x: f32) -> f16 {\n"
-                          "  %y = arith.truncf %x : f32 to f16\n"
-                          "  return %y : f16\n}",
-                          options),
-      "@f: result #0 has element type f16"));
+  EXPECT_TRUE(
+      failsWith(Executable::compile("func.func @f(%x: f32) -> f16 {\n"
+                                    "  %y = arith.truncf %x : f32 to f16\n"
+                                    "  return %y : f16\n}",
+                                    options),
+                "@f: result #0 has element type f16"));
 }
 
 TEST_F(ExecutableTest, ReportsLoweringErrorsWithTheirLocation) {
@@ -501,13 +501,11 @@ TEST_F(ExecutableTest, RefusesOptionsItCannotHonour) {
   options.entry = "axpy";
   // Backends that do not exist yet are errors, not a fallback to the CPU.
   options.backend = Backend::GPU;
-  EXPECT_TRUE(
-      failsWith(Executable::compile(kAxpy, options), "backend 'gpu' is not "
-                                                     "available"));
+  EXPECT_TRUE(failsWith(Executable::compile(kAxpy, options),
+                        "backend 'gpu' is not available"));
   options.backend = Backend::MPI;
-  EXPECT_TRUE(
-      failsWith(Executable::compile(kAxpy, options), "backend 'mpi' is not "
-                                                     "available"));
+  EXPECT_TRUE(failsWith(Executable::compile(kAxpy, options),
+                        "backend 'mpi' is not available"));
   options.backend = Backend::CPU;
   options.shards = -1;
   EXPECT_TRUE(failsWith(Executable::compile(kAxpy, options),
@@ -545,8 +543,8 @@ TEST_F(ExecutableTest, ParsesOptionWords) {
 
 TEST_F(ExecutableTest, RefusesWrongNumbersOfInputs) {
   Executable exe = compileOrDie(kAxpy, "axpy");
-  EXPECT_TRUE(failsWith(exe.call({vec4({0, 0, 0, 0}), vec4({0, 0, 0, 0}), scalarF32(1),
-                                  scalarI32(1), scalarI32(1)}),
+  EXPECT_TRUE(failsWith(exe.call({vec4({0, 0, 0, 0}), vec4({0, 0, 0, 0}),
+                                  scalarF32(1), scalarI32(1), scalarI32(1)}),
                         "the entry takes 4 inputs, got 5"));
   EXPECT_TRUE(failsWith(exe.call({vec4({1, 2, 3, 4})}),
                         "input 'arg1' (#1) is missing and has no default"));
@@ -558,19 +556,20 @@ TEST_F(ExecutableTest, RefusesWrongNumbersOfInputs) {
 TEST_F(ExecutableTest, RefusesWrongDTypesAndShapes) {
   Executable exe = compileOrDie(kAxpy, "axpy");
   HostBuffer y = vec4({0, 0, 0, 0});
-  EXPECT_TRUE(failsWith(exe.call({owned<double>(DType::F64, {4}, {1, 2, 3, 4}),
-                                  y}),
-                        "input 'x' (#0) must be 4xf32, got 4xf64"));
-  EXPECT_TRUE(failsWith(
-      exe.call({owned<float>(DType::F32, {5}, {1, 2, 3, 4, 5}), y}),
-      "input 'x' (#0) must be 4xf32, got 5xf32"));
-  EXPECT_TRUE(failsWith(
-      exe.call({owned<float>(DType::F32, {2, 2}, {1, 2, 3, 4}), y}),
-      "input 'x' (#0) must be 4xf32, got 2x2xf32"));
+  EXPECT_TRUE(
+      failsWith(exe.call({owned<double>(DType::F64, {4}, {1, 2, 3, 4}), y}),
+                "input 'x' (#0) must be 4xf32, got 4xf64"));
+  EXPECT_TRUE(
+      failsWith(exe.call({owned<float>(DType::F32, {5}, {1, 2, 3, 4, 5}), y}),
+                "input 'x' (#0) must be 4xf32, got 5xf32"));
+  EXPECT_TRUE(
+      failsWith(exe.call({owned<float>(DType::F32, {2, 2}, {1, 2, 3, 4}), y}),
+                "input 'x' (#0) must be 4xf32, got 2x2xf32"));
   EXPECT_TRUE(failsWith(exe.call({vec4({0, 0, 0, 0}), y, vec4({0, 0, 0, 0})}),
                         "input 'a' (#2) must be f32, got 4xf32"));
-  EXPECT_TRUE(failsWith(exe.call({vec4({0, 0, 0, 0}), y, scalarF32(1), scalarF32(1)}),
-                        "input 'n' (#3) must be i32, got f32"));
+  EXPECT_TRUE(
+      failsWith(exe.call({vec4({0, 0, 0, 0}), y, scalarF32(1), scalarF32(1)}),
+                "input 'n' (#3) must be i32, got f32"));
   // u32 is accepted for i32 (JAX keys are uint32 words in signless tensors),
   // but nothing else converts.
   EXPECT_TRUE(exe.call({vec4({1, 2, 3, 4}), y, scalarF32(1),
@@ -580,9 +579,10 @@ TEST_F(ExecutableTest, RefusesWrongDTypesAndShapes) {
                                   owned<int64_t>(DType::I64, {}, {1})}),
                         "input 'n' (#3) must be i32, got i64"));
   // By name, the same check.
-  EXPECT_TRUE(failsWith(exe.callNamed(std::map<std::string, HostBuffer>{
-                            {"x", vec4({0, 0, 0, 0})}, {"arg1", y}, {"a", vec4({0, 0, 0, 0})}}),
-                        "input 'a' (#2) must be f32, got 4xf32"));
+  EXPECT_TRUE(failsWith(
+      exe.callNamed(std::map<std::string, HostBuffer>{
+          {"x", vec4({0, 0, 0, 0})}, {"arg1", y}, {"a", vec4({0, 0, 0, 0})}}),
+      "input 'a' (#2) must be f32, got 4xf32"));
 }
 
 TEST_F(ExecutableTest, RefusesUnknownAndRepeatedNames) {
@@ -645,11 +645,10 @@ TEST_F(ExecutableTest, OdeRowsMatchGolden) {
     Result<std::vector<HostBuffer>> out;
     int32_t steps, accepted, rejected;
     double ys0, ys50, ys99;
-  } rows[] = {
-      {exe->callNamed(row1), 54, 53, 1, 0.10000000149011612, 0.23217232525348663,
-       0.5864452719688416},
-      {exe->call({init01()}), 8, 8, 0, 0.10000000149011612,
-       0.10178343951702118, 0.10601721704006195}};
+  } rows[] = {{exe->callNamed(row1), 54, 53, 1, 0.10000000149011612,
+               0.23217232525348663, 0.5864452719688416},
+              {exe->call({init01()}), 8, 8, 0, 0.10000000149011612,
+               0.10178343951702118, 0.10601721704006195}};
   for (const Row &row : rows) {
     ASSERT_TRUE(row.out.ok()) << row.out.message();
     const std::vector<HostBuffer> &out = *row.out;

@@ -1,4 +1,4 @@
-//===- ExecutableThreadsTest.cpp - Calling one Executable from many threads ===//
+//===- ExecutableThreadsTest.cpp - One Executable, many threads -----------===//
 //
 // Part of the Loom project.
 //
