@@ -1,0 +1,420 @@
+#!/usr/bin/env python3
+# ===- report.py - Renders docs/benchmarks.md from `make bench`'s JSON -----===#
+#
+# Part of the Loom project.
+#
+# ===-----------------------------------------------------------------------===#
+#
+# Usage: report.py BENCH_DIR DOC IMG_DIR
+#
+# Reads BENCH_DIR/{jit,mesh,seed,memory}.json (Google Benchmark's JSON, every
+# repetition, and loom-bench-seed's --peak-memory-out), writes the Markdown
+# page DOC and SVG plots into IMG_DIR with gnuplot. Python's standard library
+# only: the page is rendered on machines without numpy. Every number on the
+# page comes from those files; nothing is typed in here except the seed's own
+# published ratios, which are labelled as such.
+#
+# ===-----------------------------------------------------------------------===#
+
+import datetime
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+
+# The seed's own slowdowns (global over per-shard), from its report: CPU
+# figures, and the one GPU figure, which is kept apart from them.
+SEED_CPU = {"mwe": 20.0, "sde": 38.0, "ode": 53.0}
+SEED_GPU = ("sde", 240.0, "4xA100")
+NOISY = 1.2  # max/min over the repetitions above this marks a run noisy
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def runs(doc):
+    """name -> {'times': [seconds...], 'counters': {...}, 'error': str}."""
+    out = {}
+    if not doc:
+        return out
+    for b in doc.get("benchmarks", []):
+        if b.get("run_type") == "aggregate":
+            continue
+        name = b.get("run_name", b["name"])
+        # UseRealTime() benchmarks carry a "/real_time" suffix.
+        if name.endswith("/real_time"):
+            name = name[: -len("/real_time")]
+        r = out.setdefault(name, {"times": [], "counters": {}, "error": None})
+        if b.get("error_occurred"):
+            r["error"] = b.get("error_message", "error")
+            continue
+        scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[b.get("time_unit", "ns")]
+        r["times"].append(b["real_time"] * scale)
+        for k, v in b.items():
+            if isinstance(v, (int, float)) and k not in (
+                "real_time", "cpu_time", "iterations", "repetitions",
+                "repetition_index", "threads", "family_index",
+                "per_family_instance_index"):
+                r["counters"].setdefault(k, []).append(v)
+    return out
+
+
+def med(xs):
+    return statistics.median(xs) if xs else None
+
+
+def fmt_time(s):
+    if s is None:
+        return "n/a"
+    if s >= 1:
+        return "%.2f s" % s
+    if s >= 1e-3:
+        return "%.3g ms" % (s * 1e3)
+    return "%.3g us" % (s * 1e6)
+
+
+def fmt_ratio(x):
+    return "n/a" if x is None else ("%.2fx" % x if x < 100 else "%.0fx" % x)
+
+
+def counter(r, key):
+    return med(r["counters"].get(key, [])) if r else None
+
+
+def noisy(r):
+    t = r["times"] if r else []
+    return bool(t) and min(t) > 0 and max(t) / min(t) > NOISY
+
+
+def machine(seed_doc):
+    model = "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    try:
+        cxx = subprocess.run(["c++", "--version"], capture_output=True,
+                             text=True).stdout.splitlines()[0]
+    except (OSError, IndexError):
+        cxx = "unknown"
+    try:
+        repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=repo,
+                                capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=repo, capture_output=True, text=True).stdout.strip()
+        if dirty:
+            commit += " (with uncommitted changes in the tree)"
+    except OSError:
+        commit = "unknown"
+    ctx = (seed_doc or {}).get("context", {})
+    return {
+        "nproc": os.cpu_count(),
+        "model": model,
+        "cxx": cxx,
+        "date": ctx.get("date", datetime.datetime.now().isoformat()),
+        "load": ctx.get("load_avg"),
+        "commit": commit,
+        "os": platform.platform(),
+        "library_debug": ctx.get("library_build_type") == "debug",
+    }
+
+
+def gnuplot(script):
+    try:
+        subprocess.run(["gnuplot"], input=script, text=True, check=True)
+        return True
+    except (OSError, subprocess.CalledProcessError) as e:
+        print("report.py: gnuplot failed: %s" % e, file=sys.stderr)
+        return False
+
+
+WORKLOADS = [
+    ("mwe-b30", "the seed's MWE (`mwe/while_of_while.mlir` @main), batch 30, inits 0.1, keys split(PRNGKey(0), 30)"),
+    ("mwe-b3000", "the same at batch 3000"),
+    ("ode-b300", "the diffrax ODE (`diffrax/ode.mlir` @main), 300 identical lanes y0 = 0.1, t1 = 0.1, dt0 = 0.01, max_steps 100 (the seed's)"),
+    ("ode-b300-div", "the same with y0 = 0.1 + 0.01 i per lane, so step counts differ"),
+    ("sde-b300", "the diffrax SDE (`diffrax/sde.mlir` @main), y0 = 0.1, keys split(PRNGKey(0), 300), t1 = 1.0, dt0 = 0.05, max_steps 10000"),
+]
+VARIANT_ORDER = ["baseline", "sync:auto/div:auto", "sync:global/div:auto",
+                 "sync:local/div:auto", "sync:auto/div:masked",
+                 "sync:global/div:masked", "sync:local/div:masked",
+                 "sync:auto/div:per-lane", "pmap"]
+
+
+def seed_tables(seed, lines):
+    for wl, what in WORKLOADS:
+        lines.append("### `%s`\n" % wl)
+        lines.append(what[0].upper() + what[1:] + ".\n")
+        lines.append("| shards | variant | median | min–max | vs baseline | vs auto | util (model) | compile |")
+        lines.append("|---|---|---|---|---|---|---|---|")
+        for shards in (1, 2, 10):
+            prefix = "%s/s%d/" % (wl, shards)
+            base = seed.get(prefix + "baseline")
+            auto = seed.get(prefix + "sync:auto/div:auto")
+            tb, ta = med(base["times"]) if base else None, med(auto["times"]) if auto else None
+            for v in VARIANT_ORDER:
+                r = seed.get(prefix + v)
+                if r is None:
+                    continue
+                if r["error"] and not r["times"]:
+                    lines.append("| %d | `%s` | **failed: %s** | | | | | |" % (shards, v, r["error"]))
+                    continue
+                t = med(r["times"])
+                mm = "%s–%s" % (fmt_time(min(r["times"])), fmt_time(max(r["times"])))
+                if noisy(r):
+                    mm += " (noisy)"
+                util = counter(r, "util_model")
+                comp = counter(r, "compile_ms")
+                label = {"baseline": "C++ baseline, %d std::thread%s" % (shards, "s" if shards > 1 else ""),
+                         "pmap": "explicit per-shard: 1-shard auto on %d std::threads" % shards}.get(v, "`%s`" % v)
+                lines.append("| %d | %s | %s | %s | %s | %s | %s | %s |" % (
+                    shards, label, fmt_time(t), mm,
+                    fmt_ratio(t / tb if tb and t else None),
+                    fmt_ratio(t / ta if ta and t else None),
+                    "" if util is None else "%.2f" % util,
+                    "" if comp is None else "%.0f ms" % comp))
+                mis = counter(r, "baseline_mismatch")
+                if mis:
+                    lines.append("| | (baseline `ys` differ from Loom's on %d lanes) | | | | | | |" % mis)
+        lines.append("")
+
+
+def ratio(seed, wl, shards, num, den):
+    a = seed.get("%s/s%d/%s" % (wl, shards, num))
+    b = seed.get("%s/s%d/%s" % (wl, shards, den))
+    ta, tb = (med(a["times"]) if a else None), (med(b["times"]) if b else None)
+    return ta / tb if ta and tb else None
+
+
+def plot_global(seed, img_dir, lines):
+    """Loom's global/auto per workload next to the seed's CPU ratios."""
+    data = os.path.join(img_dir, "global-over-auto.dat")
+    rows = []
+    for wl, _ in WORKLOADS:
+        g2 = ratio(seed, wl, 2, "sync:global/div:masked", "sync:auto/div:auto")
+        g10 = ratio(seed, wl, 10, "sync:global/div:masked", "sync:auto/div:auto")
+        s = SEED_CPU.get(wl.split("-")[0]) if wl != "ode-b300-div" else None
+        rows.append((wl, g2, g10, s))
+    with open(data, "w") as f:
+        for wl, g2, g10, s in rows:
+            f.write('"%s" %s %s %s\n' % (wl, g2 or "NaN", g10 or "NaN", s or "NaN"))
+    svg = os.path.join(img_dir, "global-over-auto.svg")
+    ok = gnuplot("""
+set terminal svg size 820,440 font 'sans,12' background '#ffffff'
+set output '%s'
+set title "global/auto time ratio per workload (masked + loop-sync=global over auto)"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set logscale y
+set yrange [0.5:*]
+set ylabel 'ratio (log scale)'
+set key outside right top
+set grid ytics
+set bmargin 5
+set label 1 "Seed's GPU figure, a different machine and not comparable with these CPU ratios: SDE 240x on 4xA100 (not plotted)" at screen 0.02, screen 0.04 font 'sans,10'
+plot '%s' using 2:xtic(1) title 'Loom, 2 shards', \\
+     '' using 3 title 'Loom, 10 shards', \\
+     '' using 4 title "seed's CPU figure (JAX)"
+""" % (svg, data))
+    os.remove(data)
+    lines.append("| workload | Loom 2 shards | Loom 10 shards | seed, CPU |")
+    lines.append("|---|---|---|---|")
+    for wl, g2, g10, s in rows:
+        lines.append("| `%s` | %s | %s | %s |" % (wl, fmt_ratio(g2), fmt_ratio(g10),
+                                                  fmt_ratio(s) if s else "—"))
+    lines.append("")
+    lines.append("The seed's GPU figure (SDE %.0fx on %s) is a different machine "
+                 "and is not mixed with the CPU ratios." % (SEED_GPU[1], SEED_GPU[2]))
+    lines.append("")
+    if ok:
+        lines.append("![global/auto per workload](img/global-over-auto.svg)\n")
+
+
+def main():
+    bench_dir, doc_path, img_dir = sys.argv[1:4]
+    os.makedirs(img_dir, exist_ok=True)
+    seed_doc = load(os.path.join(bench_dir, "seed.json"))
+    seed = runs(seed_doc)
+    jit = runs(load(os.path.join(bench_dir, "jit.json")))
+    mesh = runs(load(os.path.join(bench_dir, "mesh.json")))
+    memory = load(os.path.join(bench_dir, "memory.json"))
+    m = machine(seed_doc)
+
+    L = []
+    L.append("# Benchmarks\n")
+    L.append("<!-- Generated by benchmarks/report.py from `make bench`'s JSON; "
+             "edit the script, not this page. -->\n")
+    L.append("`make bench` installs gnuplot (`scripts/install-bench-deps.sh`), "
+             "builds and runs `loom-bench-jit`, `loom-bench-mesh` and "
+             "`loom-bench-seed` (Google Benchmark; the console shows progress), "
+             "writes every repetition as JSON into `build/bench/`, and renders "
+             "this page and `docs/img/*.svg` with `benchmarks/report.py`. It "
+             "takes a few minutes on 2 cores.\n")
+    L.append("## Machine and run\n")
+    L.append("- `nproc` = %s, CPU: %s" % (m["nproc"], m["model"]))
+    L.append("- Compiler: %s; %s" % (m["cxx"], m["os"]))
+    L.append("- Date: %s; commit %s" % (m["date"], m["commit"]))
+    if m["load"]:
+        L.append("- Load average when the seed benchmarks started: %s. The "
+                 "machine is shared with other builds, so real times move with "
+                 "their load; runs whose max/min over the repetitions exceeds "
+                 "%.1f are marked noisy." % (", ".join("%.1f" % x for x in m["load"]), NOISY))
+    if m["library_debug"]:
+        L.append("- Debian's Google Benchmark prints \"Library was built as "
+                 "DEBUG\": that concerns the library, not the code it times.")
+    L.append("")
+
+    # --- The seed's workloads -------------------------------------------
+    L.append("## The seed's workloads under every lowering (`loom-bench-seed`)\n")
+    L.append("Each variant is compiled once, outside timing, with "
+             "`CompileOptions{shards, loopSync, divergent}` and called on the "
+             "whole batch through `Executable::callNamed`; sharded entries run "
+             "on the executable's persistent thread mesh. Before timing, its "
+             "outputs are compared bit for bit with the 1-shard auto run, and "
+             "a difference fails the run. The baseline is "
+             "`benchmarks/baseline/Seed.h` (`mweSolve`, `odeSolve`, `sdeSolve` "
+             "with the C library's float functions, -O3, no contraction), one "
+             "scalar solve per lane, the lanes split over as many std::threads "
+             "as shards (threads started per call; `mweSolve` also keeps "
+             "per-lane statistics, which allocate). Median and min–max of 3 "
+             "repetitions of wall time per call; ratios are of medians. With "
+             "one shard loop-sync has nothing to synchronise, and per-lane "
+             "loops have no predicate collective, so those run with "
+             "loop-sync auto only. 10 shards on %s cores are oversubscribed, "
+             "as in the seed.\n" % m["nproc"])
+    L.append("**util (model)** is not measured: the Executable does not expose "
+             "the mesh's per-loop statistics yet. It is the lane utilisation "
+             "the masked strategy would have, computed from per-lane step "
+             "counts: useful lane-iterations / lane-iterations run, where a "
+             "lock-step loop runs every lane of its group for as many "
+             "iterations as the group's slowest lane. Groups are the whole "
+             "batch under loop-sync=global and one shard otherwise. Step "
+             "counts are `num_steps` of the reference outputs (ODE, SDE), "
+             "counting the main step loop only (not the SDE's Brownian-tree "
+             "descent), and for the MWE the inner loop's iterations from "
+             "`mweMaskedTrips` over `mweSolve`'s lanes. Per-lane loops count "
+             "as 1; `div:auto` rows show the masked model, since the strategy "
+             "auto picks is not exposed either. Collectives per call are not "
+             "reported for the same reason.\n")
+    seed_tables(seed, L)
+
+    # --- Issue 5's speed items --------------------------------------------
+    L.append("## Sharding speed (issue 5)\n")
+    wl = "mwe-b3000"
+    auto2 = seed.get(wl + "/s2/sync:auto/div:auto")
+    pmap2 = seed.get(wl + "/s2/pmap")
+    base2 = seed.get(wl + "/s2/baseline")
+    auto1 = seed.get(wl + "/s1/sync:auto/div:auto")
+    t = lambda r: med(r["times"]) if r and r["times"] else None
+    def q(a, b):
+        return a / b if a and b else None
+    L.append("| measure | value | target |")
+    L.append("|---|---|---|")
+    L.append("| MWE b3000, 2 shards: `auto` / explicit per-shard (pmap) | %s (%s vs %s) | at most 1.05x |" % (
+        fmt_ratio(q(t(auto2), t(pmap2))), fmt_time(t(auto2)), fmt_time(t(pmap2))))
+    L.append("| MWE b3000, 2 shards: `auto` / plain C++ on 2 threads | %s (baseline %s) | at most 1.1x |" % (
+        fmt_ratio(q(t(auto2), t(base2))), fmt_time(t(base2))))
+    L.append("| MWE b3000, `auto`: 1 shard / 2 shards (speedup) | %s | at least 1.8x |" % (
+        fmt_ratio(q(t(auto1), t(auto2)))))
+    for s in (2, 10):
+        L.append("| MWE b3000, %d shards: global/auto | %s | seed: 20x (CPU) |" % (
+            s, fmt_ratio(ratio(seed, wl, s, "sync:global/div:masked", "sync:auto/div:auto"))))
+    for s in (2, 4, 10):
+        r = mesh.get("MeshAllReduceI1/shards:%d" % s)
+        pr = counter(r, "per_round")
+        L.append("| one collective round (`loom_rt_all_reduce_i1`), %d shards | %s%s | |" % (
+            s, fmt_time(pr), " (noisy)" if noisy(r) else ""))
+    L.append("")
+    L.append("The collective round is `loom-bench-mesh`'s `MeshAllReduceI1` "
+             "(median `per_round` of 3 repetitions of 1000 rounds). Other "
+             "rounds it measures:\n")
+    L.append("| benchmark | per round |")
+    L.append("|---|---|")
+    for name, r in mesh.items():
+        if "per_round" in r["counters"]:
+            L.append("| `%s` | %s%s |" % (name, fmt_time(counter(r, "per_round")),
+                                         " (noisy)" if noisy(r) else ""))
+    L.append("")
+
+    # --- The plot -----------------------------------------------------------
+    L.append("## Loom's global/auto next to the seed's\n")
+    L.append("`sync:global/div:masked` (what jax.jit + GSPMD does to the "
+             "seed's programs: every divergent loop's predicate all-reduced on "
+             "every iteration) over `sync:auto/div:auto`, medians.\n")
+    plot_global(seed, img_dir, L)
+
+    # --- Memory and compile time -------------------------------------------
+    L.append("## Compile time and peak memory\n")
+    L.append("Compile time (`Executable::compileTimes().total()`: parse, MLIR "
+             "pipeline, LLVM) of each program's @main at 1 shard, auto, from "
+             "`loom-bench-seed`; every variant's is in the tables above.\n")
+    L.append("| program | compile |")
+    L.append("|---|---|")
+    for wl, prog in (("mwe-b30", "mwe/while_of_while.mlir"),
+                     ("ode-b300", "diffrax/ode.mlir"),
+                     ("sde-b300", "diffrax/sde.mlir")):
+        c = counter(seed.get(wl + "/s1/sync:auto/div:auto"), "compile_ms")
+        L.append("| `%s` | %s |" % (prog, "n/a" if c is None else "%.0f ms" % c))
+    L.append("")
+    if memory:
+        L.append("Peak memory: `loom-bench-seed --peak-memory-ode=%d` in its "
+                 "own process compiles `diffrax/ode.mlir` @main (1 shard, auto) "
+                 "and calls it once on %d lanes (y0 = 0.1 + 0.01 i, seed "
+                 "parameters); `getrusage` max RSS: %.1f MiB at start, %.1f "
+                 "MiB with the inputs, %.1f MiB after compiling, **%.1f MiB** "
+                 "after the call (%.2f s; outputs alone are %.1f MiB of ys)." % (
+                     memory["batch"], memory["batch"], memory["max_rss_start_mib"],
+                     memory["max_rss_inputs_mib"], memory["max_rss_compiled_mib"],
+                     memory["max_rss_after_call_mib"], memory["call_s"],
+                     memory["batch"] * 100 * 4 / 2**20))
+        L.append("")
+
+    # --- The JIT ------------------------------------------------------------
+    L.append("## The CPU JIT and its embedded API (`loom-bench-jit`)\n")
+    L.append("`benchmarks/JitBench.cpp`: parse-to-callable time of the seed's "
+             "scalar entries (`compile*`, by optimization level, with the API's "
+             "parse/lower/LLVM breakdown), the cost of one `call` "
+             "(`callOverhead`), and the MWE over 3000 lanes one `call` per lane "
+             "(`mweJit`) against `mweSolve` (`mweCpp`) and allocation-free "
+             "scalar C++ (`mweCppScalar`); `mweJitOverCpp` interleaves them "
+             "(`ratio`: JIT over `mweSolve`, target at most 1.2; `ratio_scalar`: "
+             "over the scalar loop). Median of 5 repetitions, wall time (CPU "
+             "time in parentheses).\n")
+    L.append("| benchmark | median | min–max | counters |")
+    L.append("|---|---|---|---|")
+    jdoc = load(os.path.join(bench_dir, "jit.json")) or {}
+    cpu = {}
+    for b in jdoc.get("benchmarks", []):
+        if b.get("run_type") != "aggregate":
+            scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[b.get("time_unit", "ns")]
+            cpu.setdefault(b.get("run_name", b["name"]).replace("/real_time", ""), []).append(b["cpu_time"] * scale)
+    for name, r in jit.items():
+        if not r["times"]:
+            L.append("| `%s` | failed: %s | | |" % (name, r["error"]))
+            continue
+        cs = ", ".join("%s %.3g" % (k, med(v)) for k, v in sorted(r["counters"].items()))
+        L.append("| `%s` | %s (%s CPU) | %s–%s%s | %s |" % (
+            name, fmt_time(med(r["times"])), fmt_time(med(cpu.get(name, []))),
+            fmt_time(min(r["times"])), fmt_time(max(r["times"])),
+            " (noisy)" if noisy(r) else "", cs))
+    L.append("")
+    with open(doc_path, "w") as f:
+        f.write("\n".join(L))
+    print("report.py: wrote %s and %s/" % (doc_path, img_dir))
+
+
+if __name__ == "__main__":
+    main()
