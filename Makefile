@@ -33,7 +33,7 @@ bench: configure
 	$(BUILD)/bin/loom-bench-jit --benchmark_repetitions=5 \
 	  --benchmark_display_aggregates_only=true \
 	  --benchmark_out=$(BUILD)/bench/jit.json --benchmark_out_format=json
-	$(BUILD)/bin/loom-bench-mesh --benchmark_repetitions=3 \
+	$(BUILD)/bin/loom-bench-mesh \
 	  --benchmark_display_aggregates_only=true \
 	  --benchmark_out=$(BUILD)/bench/mesh.json --benchmark_out_format=json
 	$(BUILD)/bin/loom-bench-seed --peak-memory-ode=100000 \

@@ -20,6 +20,7 @@ import datetime
 import json
 import os
 import platform
+import re
 import statistics
 import subprocess
 import sys
@@ -39,6 +40,12 @@ def load(path):
         return None
 
 
+def plain_name(name):
+    """The name without the "/repeats:N" and "/real_time" parts Google
+    Benchmark appends for Repetitions() and UseRealTime()."""
+    return re.sub(r"/(repeats:\d+|real_time)(?=/|$)", "", name)
+
+
 def runs(doc):
     """name -> {'times': [seconds...], 'counters': {...}, 'error': str}."""
     out = {}
@@ -48,9 +55,7 @@ def runs(doc):
         if b.get("run_type") == "aggregate":
             continue
         name = b.get("run_name", b["name"])
-        # UseRealTime() benchmarks carry a "/real_time" suffix.
-        if name.endswith("/real_time"):
-            name = name[: -len("/real_time")]
+        name = plain_name(name)
         r = out.setdefault(name, {"times": [], "counters": {}, "error": None})
         if b.get("error_occurred"):
             r["error"] = b.get("error_message", "error")
@@ -339,7 +344,7 @@ def main():
             s, fmt_time(pr), " (noisy)" if noisy(r) else ""))
     L.append("")
     L.append("The collective round is `loom-bench-mesh`'s `MeshAllReduceI1` "
-             "(median `per_round` of 3 repetitions of 1000 rounds). Other "
+             "(median `per_round` over its 5 repetitions of 1000 rounds each). Other "
              "rounds it measures:\n")
     L.append("| benchmark | per round |")
     L.append("|---|---|")
@@ -400,7 +405,7 @@ def main():
     for b in jdoc.get("benchmarks", []):
         if b.get("run_type") != "aggregate":
             scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[b.get("time_unit", "ns")]
-            cpu.setdefault(b.get("run_name", b["name"]).replace("/real_time", ""), []).append(b["cpu_time"] * scale)
+            cpu.setdefault(plain_name(b.get("run_name", b["name"])), []).append(b["cpu_time"] * scale)
     for name, r in jit.items():
         if not r["times"]:
             L.append("| `%s` | failed: %s | | |" % (name, r["error"]))
