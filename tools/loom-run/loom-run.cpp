@@ -88,15 +88,6 @@ static cl::opt<std::string> raiseOn(
              "anywhere (EQX_ON_ERROR=raise); nothing is written"),
     cl::value_desc("NAME"), cl::cat(category));
 
-// EQX_ON_ERROR=raise. A compiled call cannot throw, and which lanes failed
-// is only known after the whole batch ran, so a program returns its per-lane
-// error codes (diffrax's `result`) and the caller raises; this is that caller.
-static cl::opt<std::string> raiseOn(
-    "raise-on",
-    cl::desc("Fail, naming the lanes, if the integer result NAME is nonzero "
-             "anywhere (EQX_ON_ERROR=raise); nothing is written"),
-    cl::value_desc("NAME"), cl::cat(category));
-
 static int fail(const std::string &message) {
   fmt::print(stderr, "loom-run: {}\n", message);
   return 1;
@@ -186,79 +177,6 @@ static std::string summarize(const std::string &name, const HostBuffer &b) {
   for (int64_t i = 0; i < std::min<int64_t>(n, 4); ++i)
     line += fmt::format("{}{:.9g}", i ? ", " : "", value(i));
   return line + (n > 4 ? ", ...]" : "]");
-}
-
-/// The lanes (flat indices) where the error-code result `name` is nonzero,
-/// as one error naming the first few of them and their codes.
-static Status checkErrorCodes(const Executable &exe,
-                              const std::vector<HostBuffer> &outputs,
-                              const std::string &name) {
-  const std::vector<ValueInfo> &infos = exe.outputs();
-  auto it = std::find_if(infos.begin(), infos.end(),
-                         [&](const ValueInfo &v) { return v.name == name; });
-  if (it == infos.end())
-    return Status::error("--raise-on: the entry has no result '" + name + "'");
-  const HostBuffer &codes = outputs[it - infos.begin()];
-  if (codes.dtype() != DType::I32)
-    return Status::error("--raise-on: result '" + name + "' is " +
-                         codes.typeString() + ", not i32");
-  const int32_t *code = codes.dataAs<int32_t>();
-  std::string lanes;
-  int64_t failed = 0;
-  for (int64_t i = 0; i < codes.numElements(); ++i) {
-    if (code[i] == 0)
-      continue;
-    if (++failed <= 8)
-      lanes += fmt::format("{}{} ({}={})", failed > 1 ? ", " : "", i, name,
-                           code[i]);
-  }
-  if (failed == 0)
-    return Status::success();
-  return Status::error(fmt::format(
-      "{} of {} lanes failed: {}{}", failed, codes.numElements(), lanes,
-      failed > 8 ? ", ..." : ""));
-}
-
-static std::string joinInts(const std::vector<int64_t> &values) {
-  std::string s;
-  for (int64_t v : values)
-    s += (s.empty() ? "" : ", ") + std::to_string(v);
-  return "[" + s + "]";
-}
-
-/// Per loop: iterations per shard, and for masked loops how many of the
-/// lane-iterations did useful work; per shard: collectives per call.
-static int printCounters(const Executable &exe) {
-  auto counters = exe.counters();
-  if (!counters)
-    return fail(counters.message());
-  int64_t calls = std::max<int64_t>(counters->calls, 1);
-  auto perCall = [&](std::vector<int64_t> v) {
-    for (int64_t &x : v)
-      x /= calls;
-    return v;
-  };
-  for (const LoopCounters &loop : counters->loops) {
-    int64_t active = 0, slots = 0;
-    for (size_t s = 0; s < loop.iterations.size(); ++s) {
-      active += loop.activeLaneIterations[s];
-      slots += loop.iterations[s] * counters->lanes[s];
-    }
-    std::string line =
-        fmt::format("loop {} ({}): iterations per shard per call {}",
-                    loop.location, loop.masked ? "masked" : "unmasked",
-                    joinInts(perCall(loop.iterations)));
-    if (loop.masked && slots > 0)
-      line += fmt::format(", active lane-iterations {} of {} ({:.1f}% lane "
-                          "utilisation)",
-                          active / calls, slots / calls, 100.0 * active / slots);
-    else
-      line += fmt::format(", lane-iterations {}", active / calls);
-    fmt::print("{}\n", line);
-  }
-  fmt::print("collectives per shard per call: {}\n",
-             joinInts(perCall(counters->collectives)));
-  return 0;
 }
 
 /// The lanes (flat indices) where the error-code result `name` is nonzero,
@@ -432,11 +350,6 @@ int main(int argc, char **argv) {
         std::chrono::duration<double>(Clock::now() - start).count());
     if (!outputs)
       return fail(outputs.message());
-  }
-
-  if (!raiseOn.empty()) {
-    if (Status s = checkErrorCodes(*exe, *outputs, raiseOn); !s.ok())
-      return fail(s.message());
   }
 
   if (!raiseOn.empty()) {
