@@ -279,7 +279,9 @@ struct Compiled {
 };
 
 const Compiled &compiled(const Workload &w, const Variant &v) {
-  static std::map<std::string, Compiled> cache;
+  // Never destroyed: an ExecutionEngine torn down by exit's handlers, after
+  // LLVM's own statics, crashes in its destructor.
+  static auto &cache = *new std::map<std::string, Compiled>;
   std::string key = variantKey(w, v);
   auto it = cache.find(key);
   if (it != cache.end())
