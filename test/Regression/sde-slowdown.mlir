@@ -7,7 +7,7 @@
 // DEFINE: %{shard} = loom-opt %examples/diffrax/sde.mlir -loom-annotate-batch-axes -loom-vmap=divergent=masked -loom-shard=shards=2
 
 // RUN: %{shard} -loom-localize-loops=loop-sync=global 2>/dev/null | FileCheck %s --check-prefix=GLOBAL
-// RUN: %{shard} -loom-localize-loops=loop-sync=global 2>/dev/null | grep -c mesh.all_reduce | FileCheck %s --check-prefix=TWO
+// RUN: %{shard} -loom-localize-loops=loop-sync=global 2>/dev/null | grep -c mesh.all_reduce | FileCheck %s --check-prefix=COUNT
 // RUN: %{shard} -loom-localize-loops=loop-sync=global -o /dev/null 2>&1 | FileCheck %s --check-prefix=GLOBAL-REMARK
 // RUN: %{shard} -loom-localize-loops=loop-sync=auto 2>/dev/null | FileCheck %s --check-prefix=AUTO
 // RUN: %{shard} -loom-localize-loops=loop-sync=auto -o /dev/null 2>&1 | FileCheck %s --check-prefix=AUTO-REMARK
@@ -27,14 +27,22 @@
 // GLOBAL: %[[R2:.*]] = mesh.all_reduce %[[T2]] on @loom_mesh
 // GLOBAL: %[[P2:.*]] = tensor.extract %[[R2]]
 // GLOBAL: scf.condition(%[[P2]])
-// TWO: 2
+// Plus one after the loops: on_error's any-lane-failed (a max of the result
+// codes), once per call.
+// COUNT: 3
 
-// GLOBAL-REMARK-DAG: sde.mlir:378:16: remark: loop-sync global (requested): the predicate is all-reduced across shards on every iteration
-// GLOBAL-REMARK-DAG: sde.mlir:272:12: remark: loop-sync global (requested): the predicate is all-reduced across shards on every iteration
+// GLOBAL-REMARK-DAG: sde.mlir:388:16: remark: loop-sync global (requested): the predicate is all-reduced across shards on every iteration
+// GLOBAL-REMARK-DAG: sde.mlir:282:12: remark: loop-sync global (requested): the predicate is all-reduced across shards on every iteration
 
+// The only collective is on_error's, in @main after the loops.
 // AUTO: mesh.mesh @loom_mesh(shape = 2)
 // AUTO-NOT: mesh.all_reduce
 // AUTO-NOT: mesh.all_gather
+// AUTO: func.func @main(
+// AUTO-NOT: scf.while
+// AUTO: mesh.all_reduce {{.*}} reduction = <max>
+// AUTO-NOT: mesh.all_reduce
+// AUTO-NOT: mesh.all_gather
 
-// AUTO-REMARK-DAG: sde.mlir:378:16: remark: loop-sync local: each shard reduces its own lanes' predicate
-// AUTO-REMARK-DAG: sde.mlir:272:12: remark: loop-sync local: each shard reduces its own lanes' predicate
+// AUTO-REMARK-DAG: sde.mlir:388:16: remark: loop-sync local: each shard reduces its own lanes' predicate
+// AUTO-REMARK-DAG: sde.mlir:282:12: remark: loop-sync local: each shard reduces its own lanes' predicate
