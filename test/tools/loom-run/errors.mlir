@@ -83,13 +83,15 @@
 // RUN: FileCheck %s --check-prefix=MPI < %t.mpi && count 1 < %t.mpi
 // MPI: {{^}}loom-run: backend 'mpi' is not available in this build of Loom yet (use --backend cpu){{$}}
 
-// A negative shard count is refused; 0 means "from the program's mesh, or
-// 1" (CompileOptions::shards), so it runs.
+// A shard count below 1 is refused. The API reads 0 as "from the
+// program's mesh, or 1" (CompileOptions::shards), which is what leaving
+// --shards out means; an explicit 0 is a mistake.
 // RUN: not loom-run %{mwe} %{lane} --shards -1 > %t.shardneg 2>&1
 // RUN: FileCheck %s --check-prefix=SHARDNEG < %t.shardneg && count 1 < %t.shardneg
-// SHARDNEG: {{^}}loom-run: shards must be positive, got -1{{$}}
-// RUN: loom-run %{mwe} %{lane} --shards 0 | FileCheck %s --check-prefix=SHARD0
-// SHARD0: {{^}}y: 1xf32 {{.*}}[13.5127087]{{$}}
+// SHARDNEG: {{^}}loom-run: --shards must be at least 1, got -1{{$}}
+// RUN: not loom-run %{mwe} %{lane} --shards 0 > %t.shard0 2>&1
+// RUN: FileCheck %s --check-prefix=SHARD0 < %t.shard0 && count 1 < %t.shard0
+// SHARD0: {{^}}loom-run: --shards must be at least 1, got 0{{$}}
 
 // RUN: not loom-run %{mwe} %{lane} -O7 > %t.opt 2>&1
 // RUN: FileCheck %s --check-prefix=OPT < %t.opt && count 1 < %t.opt
