@@ -222,16 +222,18 @@ def plot_global(seed, img_dir, lines):
             f.write('"%s" %s %s %s\n' % (wl, g2 or "NaN", g10 or "NaN", s or "NaN"))
     svg = os.path.join(img_dir, "global-over-auto.svg")
     ok = gnuplot("""
-set terminal svg size 820,440 font 'sans,12' background '#ffffff'
+set terminal svg size 900,480 font 'sans,12' background '#ffffff'
 set output '%s'
 set title "global/auto time ratio per workload (masked + loop-sync=global over auto)"
+set xtics nomirror rotate by -15
+set ytics nomirror
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set logscale y
-set yrange [0.5:*]
+set yrange [0.1:1000]
 set ylabel 'ratio (log scale)'
-set key outside right top
+set key top right
 set grid ytics
 set bmargin 5
 set label 1 "Seed's GPU figure, a different machine and not comparable with these CPU ratios: SDE 240x on 4xA100 (not plotted)" at screen 0.02, screen 0.04 font 'sans,10'
