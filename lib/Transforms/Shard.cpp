@@ -243,17 +243,26 @@ struct LoomShard : loom::impl::LoomShardBase<LoomShard> {
           propagation.seed(entry.getArgument(i));
     propagation.run();
 
-    // A result said to be batched must come out split.
+    // A result said to be batched must come out split; and a result that
+    // comes out split is batched, whatever ops it went through after
+    // loom.vmap: without the mark the runtime would return shard 0's lanes
+    // only.
+    Builder builder(module.getContext());
     for (func::FuncOp entry : entries) {
       Operation *ret = entry.getBody().back().getTerminator();
-      for (unsigned i = 0; i < entry.getNumResults(); ++i)
+      for (unsigned i = 0; i < entry.getNumResults(); ++i) {
+        bool split = propagation.isSharded(ret->getOperand(i));
+        if (split && !entry.getResultAttr(i, LoomDialect::kBatchAxisAttrName))
+          entry.setResultAttr(i, LoomDialect::kBatchAxisAttrName,
+                              builder.getI64IntegerAttr(0));
         if (entry.getResultAttr(i, LoomDialect::kBatchAxisAttrName) &&
-            !propagation.isSharded(ret->getOperand(i))) {
+            !split) {
           ret->emitError() << "result #" << i << " of @" << entry.getSymName()
                            << " is marked batched but does not depend on "
                            << "the batched arguments";
           return signalPassFailure();
         }
+      }
     }
 
     SmallVector<Reduction> crossing;

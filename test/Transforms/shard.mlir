@@ -76,6 +76,7 @@ func.func @rows(%x: tensor<?x3xf32> {loom.batch_axis = 0 : i64}) -> (tensor<?xf3
 // The mesh in the IR is the one source of truth; shards=N overrides it.
 // CHECK: mesh.mesh @mine(shape = 4)
 // CHECK-NOT: mesh.mesh
+// CHECK: func.func @resized
 mesh.mesh @mine(shape = 8)
 func.func @resized(%x: tensor<?xi1> {loom.batch_axis = 0 : i64}) -> i1 {
   %a = loom.any %x along 0 : tensor<?xi1> -> i1
@@ -117,4 +118,21 @@ func.func @two_meshes(%x: tensor<?xi1> {loom.batch_axis = 0 : i64}) {
 mesh.mesh @grid(shape = 2x2)
 func.func @on_grid(%x: tensor<?xi1> {loom.batch_axis = 0 : i64}) {
   return
+}
+
+// -----
+
+// A result that comes out split is marked batched even when it went through
+// other ops after the batched call, so the runtime joins every shard's lanes.
+// CHECK-LABEL: func.func @split_result
+// CHECK-SAME: -> (tensor<?xf32> {loom.batch_axis = 0 : i64}, f32)
+func.func @split_result(%x: tensor<?xf32> {loom.batch_axis = 0 : i64}, %c: i1) -> (tensor<?xf32>, f32) {
+  %r = scf.if %c -> tensor<?xf32> {
+    %y = arith.addf %x, %x : tensor<?xf32>
+    scf.yield %y : tensor<?xf32>
+  } else {
+    scf.yield %x : tensor<?xf32>
+  }
+  %m = loom.max %x along 0 : tensor<?xf32> -> f32
+  return %r, %m : tensor<?xf32>, f32
 }
