@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages Loom builds and tests with, when missing.
-# Safe to run every time: it only calls apt-get when something is absent.
+# Installs the Debian 12 packages Loom builds and tests with, when missing,
+# plus any packages named as arguments (install-bench-deps.sh passes what
+# `make bench` needs). Safe to run every time: it only calls apt-get when
+# something is absent.
 set -euo pipefail
 
 packages=(
   cmake ninja-build g++ python3
   llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools
   libfmt-dev libgtest-dev libbenchmark-dev
+  "$@"
 )
 
 missing=()
