@@ -100,7 +100,12 @@ const Executable *compiled(const std::string &file) {
   static std::map<std::string, std::optional<Executable>> cache;
   auto [it, fresh] = cache.try_emplace(file);
   if (fresh) {
-    auto exe = Executable::compileFile(examplePath(file), CompileOptions{});
+    // Per-lane: these tests are about the solver's numbers, which every
+    // strategy computes bit for bit alike (ShardTest, the vmap property
+    // tests); the per-lane form is the one that compiles in a second.
+    CompileOptions options;
+    options.divergent = Divergent::PerLane;
+    auto exe = Executable::compileFile(examplePath(file), options);
     EXPECT_TRUE(exe.ok()) << exe.message();
     if (exe)
       it->second = exe.take();
