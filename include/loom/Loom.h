@@ -107,6 +107,10 @@ struct CompileTimes {
 };
 
 /// A compiled entry function.
+///
+/// Destroy every Executable before main() returns: one destroyed by exit's
+/// handlers (held in a static, say) crashes inside LLVM's JIT, whose own
+/// static state is already gone by then.
 class Executable {
 public:
   static Result<Executable> compile(const std::string &source,
