@@ -2,6 +2,7 @@
 # lit configuration for Loom's regression tests.
 
 import os
+import platform
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -25,6 +26,10 @@ config.substitutions.append(("%examples",
 config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
 
 llvm_config.use_default_substitutions()
+
+# Tests that check code generated for the host's vector unit.
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("x86_64")
 
 # FileCheck, not and count live in LLVM's tool directory, which Debian does
 # not put on PATH.
