@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../API/ApiTestUtils.h"
 #include "loom/Loom.h"
 #include "loom/Support/Threefry.h"
 
@@ -31,6 +32,10 @@
 #include <vector>
 
 using namespace loom;
+using loom::test::examplePath;
+using loom::test::owned;
+using loom::test::scalarF32;
+using loom::test::scalarI32;
 
 namespace {
 
@@ -38,23 +43,7 @@ constexpr double kTheta = 0.1;
 constexpr double kY0 = 0.1;
 constexpr int kSaves = 100;
 
-std::string examplePath(const std::string &relative) {
-  return std::string(LOOM_EXAMPLES_DIR) + "/" + relative;
-}
-
-template <typename T>
-HostBuffer owned(DType dtype, std::vector<int64_t> shape,
-                 const std::vector<T> &values) {
-  Result<HostBuffer> buffer = HostBuffer::zeros(dtype, std::move(shape));
-  EXPECT_TRUE(buffer.ok()) << buffer.message();
-  EXPECT_EQ(buffer->byteSize(), values.size() * sizeof(T));
-  std::memcpy(buffer->data(), values.data(), buffer->byteSize());
-  return buffer.take();
-}
-
-HostBuffer scalarF32(float v) { return owned<float>(DType::F32, {}, {v}); }
 HostBuffer scalarF64(double v) { return owned<double>(DType::F64, {}, {v}); }
-HostBuffer scalarI32(int32_t v) { return owned<int32_t>(DType::I32, {}, {v}); }
 
 /// y(t) of dy/dt = sin t + theta y, y(0) = y0.
 double exactOde(double t, double y0 = kY0, double theta = kTheta) {
