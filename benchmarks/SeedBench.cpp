@@ -26,10 +26,11 @@
 // Counters: `compile_ms` (the API's parse + lower + LLVM time of this
 // variant), `vs_baseline` and `vs_auto` (this run's time over the last
 // measured time of the baseline and of the auto variant with the same shard
-// count; both are registered first in their group), and `util_model`, the
-// lane utilisation the masked strategy would have, computed from the step
-// counts each lane needs (see laneUtilisation()). benchmarks/report.py
-// recomputes the ratios from medians.
+// count; both are registered first in their group), and what `loom-run
+// --stats` reports, measured on one call before timing (see
+// measureCounters()): `util`, the lane utilisation of the masked loops, and
+// `collectives`, the collectives the busiest shard ran per call.
+// benchmarks/report.py recomputes the ratios from medians.
 //
 // `mwe-b3000/s2/pmap` is the explicit per-shard execution that jax.pmap
 // amounts to: the 1-shard auto executable called from two std::threads on
@@ -193,7 +194,6 @@ std::pair<int64_t, int64_t> laneRange(int64_t batch, int s, int n) {
 struct BaselineOut {
   std::vector<float> ys;
   std::vector<int32_t> steps;
-  std::vector<loom::baseline::MweResult> mwe;
 };
 
 void baselineLanes(const Workload &w, int64_t begin, int64_t end,
@@ -213,8 +213,6 @@ void baselineLanes(const Workload &w, int64_t begin, int64_t end,
       auto r = loom::baseline::mweSolve(w.inits[i], key, MathMode::Libm);
       out.ys[i] = r.y;
       out.steps[i] = r.inner;
-      if (!out.mwe.empty())
-        out.mwe[i] = std::move(r);
       break;
     }
     case Program::Ode:
@@ -235,12 +233,10 @@ size_t ysPerLane(const Workload &w) {
   return w.program == Program::Mwe ? 1 : loom::baseline::kNumSaves;
 }
 
-BaselineOut makeBaselineOut(const Workload &w, bool keepMwe) {
+BaselineOut makeBaselineOut(const Workload &w) {
   BaselineOut out;
   out.ys.assign(w.batch * ysPerLane(w), 0.0f);
   out.steps.assign(w.batch, 0);
-  if (keepMwe && w.program == Program::Mwe)
-    out.mwe.resize(w.batch);
   return out;
 }
 
@@ -336,55 +332,56 @@ bool sameBits(const Outputs &a, const Outputs &b) {
 
 /// Per-lane step counts of the reference: diffrax's num_steps, or for the
 /// MWE the baseline's inner iterations (its @main returns only ys).
-std::vector<int32_t> laneSteps(const Workload &w) {
-  if (w.program != Program::Mwe) {
-    const HostBuffer &steps = reference(w)[1];
-    const int32_t *p = steps.dataAs<int32_t>();
-    return {p, p + w.batch};
-  }
-  BaselineOut out = makeBaselineOut(w, false);
-  runBaseline(w, 1, out);
-  return out.steps;
-}
+/// What `loom-run --stats` would print for one call of the variant. The
+/// collectives come from the timed executable itself (the mesh always counts
+/// them); lane utilisation needs loop counters, which cost a reduction per
+/// masked iteration, so it is read from a second compile with
+/// CompileOptions::countLoops, never from the one that is timed. Utilisation
+/// is the masked loops' active lane-iterations over the lane-iterations they
+/// ran (each shard's iterations times its lanes); 1 without masked loops.
+struct Measured {
+  double util = 1.0;
+  double collectives = 0.0;
+};
 
-/// A model of the masked strategy's lane utilisation: useful lane-iterations
-/// over the lane-iterations the lock-step loop runs. For the diffrax
-/// programs that is sum(num_steps) / sum over groups (lanes * max
-/// num_steps), for the MWE the inner loop's iterations under
-/// mweMaskedTrips(). A group is the whole batch under loop-sync=global (every
-/// shard runs until the slowest lane of the batch is done) and one shard
-/// otherwise. It ignores the diffrax programs' inner loops (the SDE's
-/// Brownian-tree descent) and the MWE's outer level, so it is an
-/// approximation; per-lane loops are counted as fully used.
-double laneUtilisation(const Workload &w, const Variant &v) {
+Measured measureCounters(const Workload &w, const Variant &v,
+                         const Executable &timed) {
+  Measured m;
+  timed.resetCounters();
+  callWhole(timed, w);
+  loom::Counters mine = orDie(timed.counters(), "reading counters");
+  for (int64_t c : mine.collectives)
+    m.collectives = std::max(m.collectives, static_cast<double>(c));
   if (v.divergent == loom::Divergent::PerLane)
-    return 1.0;
-  int groups = v.sync == loom::LoopSync::Global ? 1 : v.shards;
-  double useful = 0, run = 0;
-  if (w.program == Program::Mwe) {
-    BaselineOut out = makeBaselineOut(w, true);
-    runBaseline(w, 1, out);
-    for (int g = 0; g < groups; ++g) {
-      auto [b, e] = laneRange(w.batch, g, groups);
-      std::vector<loom::baseline::MweResult> lanes(out.mwe.begin() + b,
-                                                   out.mwe.begin() + e);
-      auto trips = loom::baseline::mweMaskedTrips(lanes);
-      useful += trips.usefulInner;
-      run += static_cast<double>(trips.inner) * static_cast<double>(e - b);
+    return m; // no masked loop to count
+
+  loom::CompileOptions options;
+  options.entry = "main";
+  options.shards = v.shards;
+  options.loopSync = v.sync;
+  options.divergent = v.divergent;
+  options.countLoops = true;
+  // Counts do not depend on the optimization level (no contraction, same
+  // bits), and -O0 keeps `make bench` within its time.
+  options.optLevel = 0;
+  Executable counted = orDie(
+      Executable::compileFile(examplesDir + "/" + w.file(), options),
+      "compiling " + variantKey(w, v) + " with loop counters");
+  callWhole(counted, w);
+  loom::Counters c = orDie(counted.counters(), "reading loop counters");
+  double active = 0, slots = 0;
+  for (const loom::LoopCounters &loop : c.loops) {
+    if (!loop.masked)
+      continue;
+    for (size_t s = 0; s < loop.iterations.size(); ++s) {
+      active += static_cast<double>(loop.activeLaneIterations[s]);
+      slots += static_cast<double>(loop.iterations[s]) *
+               static_cast<double>(c.lanes[s]);
     }
-    return useful / run;
   }
-  std::vector<int32_t> steps = laneSteps(w);
-  for (int g = 0; g < groups; ++g) {
-    auto [b, e] = laneRange(w.batch, g, groups);
-    int32_t most = 0;
-    for (int64_t i = b; i < e; ++i) {
-      useful += steps[i];
-      most = std::max(most, steps[i]);
-    }
-    run += static_cast<double>(most) * static_cast<double>(e - b);
-  }
-  return useful / run;
+  if (slots > 0)
+    m.util = active / slots;
+  return m;
 }
 
 //===----------------------------------------------------------------------===//
@@ -421,6 +418,7 @@ void benchVariant(benchmark::State &state, const Workload *w, Variant v,
     state.SkipWithError("outputs differ from the 1-shard auto run");
     return;
   }
+  Measured measured = measureCounters(*w, v, *c.exe);
   auto start = Clock::now();
   for (auto _ : state) {
     Outputs out = callWhole(*c.exe, *w);
@@ -433,12 +431,13 @@ void benchVariant(benchmark::State &state, const Workload *w, Variant v,
     lastAuto[group] = seconds;
   setRatios(state, group, seconds);
   state.counters["compile_ms"] = 1e3 * c.compileSeconds;
-  state.counters["util_model"] = laneUtilisation(*w, v);
+  state.counters["util"] = measured.util;
+  state.counters["collectives"] = measured.collectives;
   state.counters["lanes"] = static_cast<double>(w->batch);
 }
 
 void benchBaseline(benchmark::State &state, const Workload *w, int threads) {
-  BaselineOut out = makeBaselineOut(*w, false);
+  BaselineOut out = makeBaselineOut(*w);
   runBaseline(*w, threads, out);
   // The baseline's ys against Loom's: reported, not fatal.
   const HostBuffer &ys = reference(*w)[0];

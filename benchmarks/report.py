@@ -167,8 +167,8 @@ def seed_tables(seed, lines):
     for wl, what in WORKLOADS:
         lines.append("### `%s`\n" % wl)
         lines.append(what[0].upper() + what[1:] + ".\n")
-        lines.append("| shards | variant | median | min–max | vs baseline | vs auto | util (model) | compile |")
-        lines.append("|---|---|---|---|---|---|---|---|")
+        lines.append("| shards | variant | median | min–max | vs baseline | vs auto | lane util | collectives/call | compile |")
+        lines.append("|---|---|---|---|---|---|---|---|---|")
         for shards in (1, 2, 10):
             prefix = "%s/s%d/" % (wl, shards)
             base = seed.get(prefix + "baseline")
@@ -179,25 +179,27 @@ def seed_tables(seed, lines):
                 if r is None:
                     continue
                 if r["error"] and not r["times"]:
-                    lines.append("| %d | `%s` | **failed: %s** | | | | | |" % (shards, v, r["error"]))
+                    lines.append("| %d | `%s` | **failed: %s** | | | | | | |" % (shards, v, r["error"]))
                     continue
                 t = med(r["times"])
                 mm = "%s–%s" % (fmt_time(min(r["times"])), fmt_time(max(r["times"])))
                 if noisy(r):
                     mm += " (noisy)"
-                util = counter(r, "util_model")
+                util = counter(r, "util")
+                coll = counter(r, "collectives")
                 comp = counter(r, "compile_ms")
                 label = {"baseline": "C++ baseline, %d std::thread%s" % (shards, "s" if shards > 1 else ""),
                          "pmap": "explicit per-shard: 1-shard auto on %d std::threads" % shards}.get(v, "`%s`" % v)
-                lines.append("| %d | %s | %s | %s | %s | %s | %s | %s |" % (
+                lines.append("| %d | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                     shards, label, fmt_time(t), mm,
                     fmt_ratio(t / tb if tb and t else None),
                     fmt_ratio(t / ta if ta and t else None),
                     "" if util is None else "%.2f" % util,
+                    "" if coll is None else "%.0f" % coll,
                     "" if comp is None else "%.0f ms" % comp))
                 mis = counter(r, "baseline_mismatch")
                 if mis:
-                    lines.append("| | (baseline `ys` differ from Loom's on %d lanes) | | | | | | |" % mis)
+                    lines.append("| | (baseline `ys` differ from Loom's on %d lanes) | | | | | | | |" % mis)
         lines.append("")
 
 
@@ -307,20 +309,14 @@ def main():
              "loops have no predicate collective, so those run with "
              "loop-sync auto only. 10 shards on %s cores are oversubscribed, "
              "as in the seed.\n" % m["nproc"])
-    L.append("**util (model)** is not measured: the Executable does not expose "
-             "the mesh's per-loop statistics yet. It is the lane utilisation "
-             "the masked strategy would have, computed from per-lane step "
-             "counts: useful lane-iterations / lane-iterations run, where a "
-             "lock-step loop runs every lane of its group for as many "
-             "iterations as the group's slowest lane. Groups are the whole "
-             "batch under loop-sync=global and one shard otherwise. Step "
-             "counts are `num_steps` of the reference outputs (ODE, SDE), "
-             "counting the main step loop only (not the SDE's Brownian-tree "
-             "descent), and for the MWE the inner loop's iterations from "
-             "`mweMaskedTrips` over `mweSolve`'s lanes. Per-lane loops count "
-             "as 1; `div:auto` rows show the masked model, since the strategy "
-             "auto picks is not exposed either. Collectives per call are not "
-             "reported for the same reason.\n")
+    L.append("**lane util** and **collectives/call** are what `loom-run "
+             "--stats` reports, measured on one call of each variant before "
+             "it is timed: the lane utilisation of its masked loops (active "
+             "lane-iterations over the lane-iterations they ran, every "
+             "shard's iterations times its lanes; 1 when the variant has no "
+             "masked loop, as per-lane variants do), read from a second "
+             "compile with loop counters so the timed code carries none; and "
+             "the collectives the busiest shard ran in that call.\n")
     seed_tables(seed, L)
 
     # --- Issue 5's speed items --------------------------------------------
