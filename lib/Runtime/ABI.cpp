@@ -61,6 +61,20 @@ T orderedSum(int64_t handle, const char *function, const T *values,
   return sum;
 }
 
+/// MAX or MIN of a float over every shard, computed in double.
+template <typename T>
+T allReduceFloat(int64_t handle, const char *name, int32_t kind, T value) {
+  ShardContext &ctx = ShardContext::fromAbiHandle(handle);
+  ++ctx.stats.collectives;
+  if (!checkKind(ctx, name, kind, isFloatKind(kind), "MAX or MIN"))
+    return value;
+  double reduced = value;
+  if (!ctx.mesh->allReduceFloat(ctx, static_cast<LoomReduceKind>(kind),
+                                reduced))
+    return value;
+  return static_cast<T>(reduced);
+}
+
 } // namespace
 
 extern "C" {
@@ -105,31 +119,13 @@ int64_t loom_rt_all_reduce_i64(int64_t handle, int32_t kind, int64_t value) {
 }
 
 float loom_rt_all_reduce_f32(int64_t handle, int32_t kind, float value) {
-  ShardContext &ctx = ShardContext::fromAbiHandle(handle);
-  ++ctx.stats.collectives;
-  if (!checkKind(ctx, "loom_rt_all_reduce_f32", kind, isFloatKind(kind),
-                 "MAX or MIN"))
-    return value;
   // f32 -> f64 is exact and MAX/MIN pick an operand, so the way back is
   // exact too.
-  double reduced = value;
-  if (!ctx.mesh->allReduceFloat(ctx, static_cast<LoomReduceKind>(kind),
-                                reduced))
-    return value;
-  return static_cast<float>(reduced);
+  return allReduceFloat(handle, "loom_rt_all_reduce_f32", kind, value);
 }
 
 double loom_rt_all_reduce_f64(int64_t handle, int32_t kind, double value) {
-  ShardContext &ctx = ShardContext::fromAbiHandle(handle);
-  ++ctx.stats.collectives;
-  if (!checkKind(ctx, "loom_rt_all_reduce_f64", kind, isFloatKind(kind),
-                 "MAX or MIN"))
-    return value;
-  double reduced = value;
-  if (!ctx.mesh->allReduceFloat(ctx, static_cast<LoomReduceKind>(kind),
-                                reduced))
-    return value;
-  return reduced;
+  return allReduceFloat(handle, "loom_rt_all_reduce_f64", kind, value);
 }
 
 float loom_rt_ordered_sum_f32(int64_t handle, const float *values,
