@@ -7,6 +7,7 @@
 #include "loom/Interfaces/BatchingOpInterface.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -230,8 +231,11 @@ Value BatchingContext::copyToNewTensor(OpBuilder &builder, Location loc,
   for (int64_t dim = 0; dim < type.getRank(); ++dim)
     if (type.isDynamicDim(dim))
       dynamicSizes.push_back(builder.create<tensor::DimOp>(loc, tensor, dim));
-  Value empty = builder.create<tensor::EmptyOp>(loc, type, dynamicSizes);
-  return builder.create<linalg::CopyOp>(loc, tensor, empty).getResult(0);
+  // An allocation, not a tensor.empty: CSE would make two copies of one
+  // value one, and bufferization would then give them one buffer.
+  Value buffer = builder.create<bufferization::AllocTensorOp>(
+      loc, type, dynamicSizes);
+  return builder.create<linalg::CopyOp>(loc, tensor, buffer).getResult(0);
 }
 
 // select(m, t, f) lane by lane => linalg.generic ins(m, t) outs(f)

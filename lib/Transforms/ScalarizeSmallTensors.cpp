@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -191,6 +192,51 @@ struct SliceOfFromElements : OpRewritePattern<tensor::ExtractSliceOp> {
   }
 };
 
+// insert_slice(from_elements(e...)) into d, static sizes and strides
+// => insert e0 into d[...], insert e1 into ...: a lane's small result written
+// into its row of a batched tensor is stored element by element, instead of
+// built in a buffer of its own and copied into the row.
+struct InsertSliceOfFromElements : OpRewritePattern<tensor::InsertSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::InsertSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto source = op.getSource().getDefiningOp<tensor::FromElementsOp>();
+    if (!source || ShapedType::isDynamicShape(op.getStaticSizes()) ||
+        ShapedType::isDynamicShape(op.getStaticStrides()))
+      return failure();
+    Location loc = op.getLoc();
+    // The slice's row-major order over its sizes in the destination (the
+    // dimensions a rank-reducing insert drops have size 1) is the source's.
+    ArrayRef<int64_t> sizes = op.getStaticSizes();
+    ArrayRef<int64_t> strides = op.getStaticStrides();
+    SmallVector<OpFoldResult> offsets = op.getMixedOffsets();
+    Value dest = op.getDest();
+    for (auto [n, element] : llvm::enumerate(source.getElements())) {
+      SmallVector<Value> indices(sizes.size());
+      int64_t rest = n;
+      for (size_t d = sizes.size(); d-- > 0;) {
+        int64_t step = (rest % sizes[d]) * strides[d];
+        rest /= sizes[d];
+        if (auto offset = getConstantIntValue(offsets[d])) {
+          indices[d] = rewriter.create<arith::ConstantIndexOp>(loc,
+                                                                *offset + step);
+          continue;
+        }
+        Value offset = offsets[d].get<Value>();
+        indices[d] = step == 0 ? offset
+                               : rewriter.create<arith::AddIOp>(
+                                     loc, offset,
+                                     rewriter.create<arith::ConstantIndexOp>(
+                                         loc, step));
+      }
+      dest = rewriter.create<tensor::InsertOp>(loc, element, dest, indices);
+    }
+    rewriter.replaceOp(op, dest);
+    return success();
+  }
+};
+
 // select(c, a, b) on small tensors with a scalar c => from_elements of
 // select(c, a[i], b[i]): choosing one of two keys must not need a buffer.
 struct SelectOfSmallTensors : OpRewritePattern<arith::SelectOp> {
@@ -224,7 +270,8 @@ struct LoomScalarizeSmallTensors
     RewritePatternSet patterns(&getContext());
     patterns.add<ScalarizeWhileCarries>(&getContext(),
                                         Scalarizer{maxElements});
-    patterns.add<SliceOfFromElements>(&getContext());
+    patterns.add<SliceOfFromElements, InsertSliceOfFromElements>(
+        &getContext());
     patterns.add<SelectOfSmallTensors>(&getContext(), Scalarizer{maxElements});
     // The folds that make the scalars pay off: extract(from_elements) and
     // extract(generate).

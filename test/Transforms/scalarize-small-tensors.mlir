@@ -67,3 +67,44 @@ func.func @untouched(%x: tensor<?xf32>, %go: i1) -> tensor<?xf32> {
   }
   return %r : tensor<?xf32>
 }
+
+// -----
+
+// A lane's small result written into its row of a batched tensor: stored
+// element by element at the row's (dynamic) offset, with no buffer of its
+// own to copy from.
+// CHECK-LABEL: func.func @row_of_elements
+// CHECK-SAME: (%[[DEST:.*]]: tensor<?x2x2xi32>, %[[L:.*]]: index, %[[A:.*]]: i32, %[[B:.*]]: i32)
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: %[[I0:.*]] = tensor.insert %[[A]] into %[[DEST]][%[[L]], %[[C0]], %[[C0]]]
+// CHECK: %[[I1:.*]] = tensor.insert %[[B]] into %[[I0]][%[[L]], %[[C0]], %[[C1]]]
+// CHECK: %[[I2:.*]] = tensor.insert %[[A]] into %[[I1]][%[[L]], %[[C1]], %[[C0]]]
+// CHECK: %[[I3:.*]] = tensor.insert %[[B]] into %[[I2]][%[[L]], %[[C1]], %[[C1]]]
+// CHECK-NOT: tensor.insert_slice
+// CHECK: return %[[I3]]
+func.func @row_of_elements(%dest: tensor<?x2x2xi32>, %lane: index, %a: i32,
+                           %b: i32) -> tensor<?x2x2xi32> {
+  %e = tensor.from_elements %a, %b, %a, %b : tensor<2x2xi32>
+  %r = tensor.insert_slice %e into %dest[%lane, 0, 0] [1, 2, 2] [1, 1, 1]
+      : tensor<2x2xi32> into tensor<?x2x2xi32>
+  return %r : tensor<?x2x2xi32>
+}
+
+// -----
+
+// Strides and a static offset: every other element of row 3.
+// CHECK-LABEL: func.func @strided_row
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[C5:.*]] = arith.constant 5 : index
+// CHECK: tensor.insert %{{.*}} into %{{.*}}[%[[C3]], %[[C1]]]
+// CHECK: tensor.insert %{{.*}} into %{{.*}}[%[[C3]], %[[C3]]]
+// CHECK: tensor.insert %{{.*}} into %{{.*}}[%[[C3]], %[[C5]]]
+func.func @strided_row(%dest: tensor<4x8xf32>, %a: f32, %b: f32, %c: f32)
+    -> tensor<4x8xf32> {
+  %e = tensor.from_elements %a, %b, %c : tensor<3xf32>
+  %r = tensor.insert_slice %e into %dest[3, 1] [1, 3] [1, 2]
+      : tensor<3xf32> into tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}

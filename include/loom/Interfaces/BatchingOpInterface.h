@@ -128,7 +128,7 @@ public:
   Value insertLane(OpBuilder &builder, Location loc, Value laneValue,
                    Value dest, Value lane);
   /// A copy of `tensor` in a tensor of its own (linalg.copy into
-  /// tensor.empty): once bufferized, a buffer with the identity layout, not
+  /// bufferization.alloc_tensor): once bufferized, a buffer with the identity layout, not
   /// a view into another one.
   Value copyToNewTensor(OpBuilder &builder, Location loc, Value tensor);
   /// `mask` (tensor<Bxi1>) broadcast to the shape of `batchedType`.

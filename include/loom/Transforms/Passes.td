@@ -41,6 +41,60 @@ def LoomScalarizeSmallTensors : Pass<"loom-scalarize-small-tensors"> {
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def LoomCarryInPlace : Pass<"loom-carry-in-place"> {
+  let summary = "Compute a loop carry's new value into its old one";
+  let description = [{
+    A loop whose batched carries are updated elementwise yields, after
+    elementwise fusion, `linalg.generic`s that write into fresh
+    `tensor.empty`s. One-shot bufferization then gives every iteration new
+    buffers (and allocates and frees them per iteration, or copies into the
+    carry). When the generic is elementwise with an identity map and the
+    condition passes the carry through unchanged, this pass makes the old
+    value of the carry the generic's `outs`, so bufferization updates the
+    carry in place: reading a lane's old value and writing its new value in
+    one elementwise op is no conflict. A generic is first moved after the
+    ops of the same block that still read the old value, when nothing
+    between needs its result; where that is not possible it is left alone.
+    Runs on `scf.while` and `scf.for`.
+
+    ```mlir
+    ^bb0(%x: tensor<?xf32>):
+      %e = tensor.empty(%n) : tensor<?xf32>
+      %x1 = linalg.generic ... ins(%x : tensor<?xf32>) outs(%e : tensor<?xf32>)
+      scf.yield %x1 : tensor<?xf32>
+    // becomes
+      %x1 = linalg.generic ... ins(%x : tensor<?xf32>) outs(%x : tensor<?xf32>)
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def LoomCopySlicedCallOperands
+    : Pass<"loom-copy-sliced-call-operands", "ModuleOp"> {
+  let summary = "Pass a slice at a dynamic offset to a call as a tensor of "
+                "its own";
+  let description = [{
+    With `function-boundary-type-conversion=identity-layout-map`, MLIR 19's
+    one-shot bufferization passes a `tensor.extract_slice` at a dynamic
+    offset to a callee as a `memref.cast` to the identity layout, which
+    drops the offset: the callee reads the wrong elements. This pass copies
+    such an operand into a tensor of its own (`linalg.copy` into
+    `tensor.empty`) first. `loom-bufferize` runs it after inlining, so it
+    only touches the calls that remain.
+
+    ```mlir
+    %s = tensor.extract_slice %t[%i] [4] [1] : tensor<?xf32> to tensor<4xf32>
+    %r = func.call @f(%s) : (tensor<4xf32>) -> f32
+    // becomes
+    %e = tensor.empty() : tensor<4xf32>
+    %c = linalg.copy ins(%s : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+    %r = func.call @f(%c) : (tensor<4xf32>) -> f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def LoomAllowFPContraction : Pass<"loom-allow-fp-contraction"> {
   let summary = "Let LLVM fuse a*b+c into a fused multiply-add";
   let description = [{

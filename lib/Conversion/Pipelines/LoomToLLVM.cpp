@@ -22,6 +22,11 @@ using namespace mlir;
 /// scalars, elementwise ops fused, one-shot bufferization, deallocation.
 static constexpr const char *kBufferizeStages[] = {
     "convert-mesh-to-loom-runtime",
+    // Batched callees return fresh batch-sized tensors; inlined, their
+    // buffers can be hoisted out of the caller's loops with the rest. The
+    // threefry and erfinv helpers come later and stay calls.
+    "inline",
+    "loom-copy-sliced-call-operands",
     "convert-loom-to-standard",
     "canonicalize",
     "loom-scalarize-small-tensors",
@@ -29,12 +34,18 @@ static constexpr const char *kBufferizeStages[] = {
     "cse",
     "func.func(convert-elementwise-to-linalg)",
     "func.func(linalg-fuse-elementwise-ops)",
+    "loom-carry-in-place",
     // Loops whose carries cannot be updated in place still compile, with a
     // copy; the seed programs' loops are checked by lit to need none.
     "one-shot-bufferize{bufferize-function-boundaries=1 "
     "function-boundary-type-conversion=identity-layout-map "
     "allow-return-allocs-from-loops=1}",
     "canonicalize",
+    // Before deallocation is placed: a buffer allocated in a loop body and
+    // dead at its end is allocated once, before the loop (once the sizes
+    // it is allocated with, often dims of loop-invariant views, are hoisted).
+    "loop-invariant-code-motion",
+    "func.func(buffer-loop-hoisting)",
     "buffer-deallocation-pipeline",
 };
 

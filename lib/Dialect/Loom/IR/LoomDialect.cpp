@@ -12,6 +12,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -23,12 +24,27 @@ using namespace mlir::loom;
 #define GET_ATTRDEF_CLASSES
 #include "loom/Dialect/Loom/IR/LoomAttrs.cpp.inc"
 
+namespace {
+/// Every Loom op computes its results from its operands alone (loom.vmap
+/// names its callee by symbol), so any of them may be inlined anywhere: a
+/// batched callee inlined into its loop lets that loop's buffers be
+/// allocated once, outside it.
+struct LoomInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
+
 void LoomDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "loom/Dialect/Loom/IR/LoomOps.cpp.inc"
       >();
   registerAttributes();
+  addInterfaces<LoomInlinerInterface>();
 }
 
 void LoomDialect::registerAttributes() {

@@ -18,6 +18,7 @@
 #include "loom/Interfaces/BatchingOpInterface.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -88,17 +89,51 @@ static Value broadcastTrailing(BatchingContext &context, OpBuilder &builder,
       ->getResult(0);
 }
 
-/// `init` for a loop carry: a slice of another tensor is copied once before
-/// the loop, so the loop carries a buffer of its own. Bufferized, a carry
-/// that starts as a view gets a fully dynamic layout, and copies of it call
-/// a runtime `memrefCopy` the JIT does not provide.
-static Value ownCarry(BatchingContext &context, OpBuilder &builder,
-                      Location loc, Value init) {
-  Operation *def = init.getDefiningOp();
-  if (isa_and_nonnull<tensor::ExtractSliceOp, tensor::ExpandShapeOp,
-                      tensor::CollapseShapeOp>(def))
-    return context.copyToNewTensor(builder, loc, init);
-  return init;
+/// A tensor like `like` in a buffer of its own: an allocation, which CSE
+/// leaves alone, where two tensor.empty of one size would become one.
+static Value allocLike(OpBuilder &builder, Location loc, Value like) {
+  auto type = cast<RankedTensorType>(like.getType());
+  SmallVector<Value> sizes;
+  for (int64_t dim = 0; dim < type.getRank(); ++dim)
+    if (type.isDynamicDim(dim))
+      sizes.push_back(builder.create<tensor::DimOp>(loc, like, dim));
+  return builder.create<bufferization::AllocTensorOp>(loc, type, sizes);
+}
+
+/// The inits of a loop's carries, each a tensor the loop may update in
+/// place without copying at entry:
+///  - a view (a slice or reshape of another tensor) is copied, or its carry
+///    would bufferize with a fully dynamic layout;
+///  - a broadcast scalar (linalg.fill, built once where the scalar is
+///    defined) is filled anew, which writes what a copy would;
+///  - a value that an earlier carry starts from too is copied: two carries
+///    need two buffers, and this says so rather than leaving the copy to
+///    bufferization.
+static SmallVector<Value> ownCarries(BatchingContext &context,
+                                     OpBuilder &builder, Location loc,
+                                     ArrayRef<Value> values) {
+  SmallVector<Value> inits;
+  for (auto [i, value] : llvm::enumerate(values)) {
+    Operation *def = value.getDefiningOp();
+    if (isa_and_nonnull<tensor::ExtractSliceOp, tensor::ExpandShapeOp,
+                        tensor::CollapseShapeOp>(def)) {
+      inits.push_back(context.copyToNewTensor(builder, loc, value));
+    } else if (auto fill = dyn_cast_or_null<linalg::FillOp>(def)) {
+      inits.push_back(builder
+                          .create<linalg::FillOp>(loc, fill.getInputs(),
+                                                  allocLike(builder, loc, value))
+                          .getResult(0));
+    } else if (isa<TensorType>(value.getType()) &&
+               llvm::is_contained(values.take_front(i), value)) {
+      inits.push_back(builder
+                          .create<linalg::CopyOp>(loc, value,
+                                                  allocLike(builder, loc, value))
+                          .getResult(0));
+    } else {
+      inits.push_back(value);
+    }
+  }
+  return inits;
 }
 
 /// Fails with a diagnostic naming the op and what makes it unbatchable.
@@ -167,6 +202,7 @@ static void attachElementwiseModels(MLIRContext *context, Dialect *dialect) {
 //===----------------------------------------------------------------------===//
 
 // vmap(t[i]) with shared i => extract_slice t'[0, i][B, 1]
+//   (collapse_shape t' when t has one element)
 // vmap(t[i]) with per-lane i => for b: r[b] = t'[b, i[b]]
 struct ExtractBatchingModel
     : public BatchingOpInterface::ExternalModel<ExtractBatchingModel,
@@ -185,6 +221,21 @@ struct ExtractBatchingModel
       context.map(extract.getResult(), source);
       return success();
     }
+    auto resultType = cast<RankedTensorType>(
+        context.getBatchedType(extract.getResult().getType()));
+    if (extract.getTensor().getType().getNumElements() == 1) {
+      // vmap(t[0...] : tensor<1x..>) => collapse_shape t' : tensor<B>, the
+      // inverse of from_elements' expand_shape: a lane state of one element
+      // read, updated and rebuilt folds back to the same tensor, which
+      // bufferization then sees read and written in place.
+      ReassociationIndices all =
+          llvm::to_vector(llvm::seq<int64_t>(0, sourceType.getRank()));
+      context.map(extract.getResult(),
+                  builder.create<tensor::CollapseShapeOp>(
+                      loc, resultType, source,
+                      ArrayRef<ReassociationIndices>{all}));
+      return success();
+    }
     SmallVector<OpFoldResult> offsets{builder.getIndexAttr(0)};
     SmallVector<OpFoldResult> sizes{getBatchSizeOFR(context, builder)};
     SmallVector<OpFoldResult> strides(sourceType.getRank(),
@@ -193,8 +244,6 @@ struct ExtractBatchingModel
       offsets.push_back(context.lookup(index));
       sizes.push_back(builder.getIndexAttr(1));
     }
-    auto resultType = cast<RankedTensorType>(
-        context.getBatchedType(extract.getResult().getType()));
     Value column = builder.create<tensor::ExtractSliceOp>(
         loc, resultType, source, offsets, sizes, strides);
     context.map(extract.getResult(), column);
@@ -506,13 +555,11 @@ struct CallBatchingModel
     for (Value operand : call.getOperands()) {
       Value value =
           context.lookupAs(builder, loc, operand, context.isBatched(operand));
-      // A slice at a dynamic offset would reach the callee as a memref.cast
-      // that drops the offset (MLIR 19 bufferization): pass a copy.
-      if (auto slice = value.getDefiningOp<tensor::ExtractSliceOp>())
-        if (!slice.getOffsets().empty())
-          value = context.copyToNewTensor(builder, loc, value);
       operands.push_back(value);
     }
+    // A callee batched under a mask takes it last.
+    if (callee->getNumArguments() == operands.size() + 1)
+      operands.push_back(context.getMask());
     auto batched = builder.create<func::CallOp>(loc, *callee, operands);
     for (auto [result, newResult] :
          llvm::zip(call.getResults(), batched.getResults()))
@@ -692,12 +739,12 @@ struct ForBatchingModel
       return context.batchPerLane(builder, op, /*skipInactive=*/true);
 
     Location loc = loop.getLoc();
-    SmallVector<Value> inits;
+    SmallVector<Value> looked;
     for (auto [init, arg] :
          llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs()))
-      inits.push_back(ownCarry(
-          context, builder, loc,
-          context.lookupAs(builder, loc, init, context.isBatched(arg))));
+      looked.push_back(
+          context.lookupAs(builder, loc, init, context.isBatched(arg)));
+    SmallVector<Value> inits = ownCarries(context, builder, loc, looked);
     auto newLoop =
         builder.create<scf::ForOp>(loc, context.lookup(loop.getLowerBound()),
                                    context.lookup(loop.getUpperBound()),
@@ -738,22 +785,28 @@ struct ForBatchingModel
 // scf.while
 //===----------------------------------------------------------------------===//
 
-// a & p => linalg.generic ins(p) outs(a)
-/// The new active mask, written into the old one: bufferized, the mask
-/// carried by a masked loop is updated in place, with the predicate's
-/// computation fused into the same loop over lanes.
-static Value andLanesInPlace(OpBuilder &builder, Location loc, Value pred,
-                             Value mask) {
-  AffineMap identity = builder.getMultiDimIdentityMap(1);
-  auto generic = builder.create<linalg::GenericOp>(
-      loc, TypeRange{mask.getType()}, ValueRange{pred}, ValueRange{mask},
-      ArrayRef<AffineMap>{identity, identity},
-      ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
-      [](OpBuilder &b, Location l, ValueRange args) {
-        b.create<linalg::YieldOp>(
-            l, ValueRange{b.create<arith::AndIOp>(l, args[1], args[0])});
-      });
-  return generic.getResult(0);
+// e & p => for b: a[b] = e[b] & p[b]
+/// The lanes of the enclosing mask `entry` (all when null) whose predicate
+/// holds, written over the loop's mask buffer `active` without reading it.
+/// A loop over lanes rather than a linalg.generic: elementwise fusion gives
+/// a generic that does not read its `outs` a fresh tensor.empty instead,
+/// and the mask would then be copied into a new buffer on every iteration
+/// to be forwarded by scf.condition.
+static Value activeLanes(BatchingContext &context, OpBuilder &builder,
+                         Location loc, Value pred, Value entry, Value active) {
+  return context
+      .buildLaneLoop(builder, loc, active,
+                     [&](OpBuilder &b, Location l, Value lane,
+                         ValueRange mask) -> SmallVector<Value> {
+                       Value bit = b.create<tensor::ExtractOp>(l, pred, lane);
+                       if (entry)
+                         bit = b.create<arith::AndIOp>(
+                             l, b.create<tensor::ExtractOp>(l, entry, lane),
+                             bit);
+                       return {b.create<tensor::InsertOp>(l, bit, mask.front(),
+                                                          lane)};
+                     })
+      .front();
 }
 
 /// An order for the in-place selects of a masked loop's carries. The select
@@ -849,12 +902,12 @@ struct WhileBatchingModel
   static LogicalResult batchUniform(scf::WhileOp loop, BatchingContext &context,
                                     OpBuilder &builder) {
     Location loc = loop.getLoc();
-    SmallVector<Value> inits;
+    SmallVector<Value> looked;
     for (auto [init, arg] :
          llvm::zip(loop.getInits(), loop.getBeforeArguments()))
-      inits.push_back(ownCarry(
-          context, builder, loc,
-          context.lookupAs(builder, loc, init, context.isBatched(arg))));
+      looked.push_back(
+          context.lookupAs(builder, loc, init, context.isBatched(arg)));
+    SmallVector<Value> inits = ownCarries(context, builder, loc, looked);
     SmallVector<Type> resultTypes;
     for (Value result : loop.getResults())
       resultTypes.push_back(context.isBatched(result)
@@ -916,14 +969,21 @@ struct WhileBatchingModel
   }
 
   // vmap(while(c, b)) with batched c
-  //   => while(any(a & c'), a' = a & c'; select(a', b', x))
-  //   with a the enclosing mask at entry; c' computed once per iteration
+  //   => while(any(a = e & c'); select(a, b', x))
+  //   with e the enclosing mask at entry; c' computed once per iteration
+  //
+  // The active mask is recomputed from e, never updated from its previous
+  // value: a lane whose predicate went false keeps its carries from then on,
+  // and a pure predicate of unchanged carries stays false. So the mask's
+  // buffer starts uninitialised instead of as a copy of e, which would copy
+  // the enclosing mask on every entry (once per outer iteration, nested).
   //
   // Layout: the loop carries (x..., a); scf.condition forwards every carry
   // unchanged at its own position, then the new mask, then whatever else the
   // scalar condition forwards. One-shot bufferization pairs condition
   // operands with carries by position, so this keeps every carry that the
-  // body updates in place (a buffer under masked writes) in place.
+  // body updates in place (a buffer under masked writes), and the mask, in
+  // place.
   static LogicalResult batchMasked(scf::WhileOp loop, BatchingContext &context,
                                    OpBuilder &builder) {
     Location loc = loop.getLoc();
@@ -931,12 +991,22 @@ struct WhileBatchingModel
     scf::YieldOp yield = loop.getYieldOp();
     unsigned numCarries = loop.getInits().size();
 
-    SmallVector<Value> inits;
+    SmallVector<Value> looked;
     for (Value init : loop.getInits())
-      inits.push_back(ownCarry(context, builder, loc,
-                               context.lookupBatched(builder, loc, init)));
-    Value entryMask = context.getMaskOrAllTrue(builder, loc);
-    inits.push_back(entryMask);
+      looked.push_back(context.lookupBatched(builder, loc, init));
+    SmallVector<Value> inits = ownCarries(context, builder, loc, looked);
+    // The mask's buffer: an allocation, not a tensor.empty, which CSE would
+    // merge with the enclosing loop's, so that one-shot bufferization (to
+    // which an empty tensor holds nothing to protect) gives both loops one
+    // buffer.
+    Value entryMask = context.getMask();
+    auto maskType =
+        cast<RankedTensorType>(context.getBatchedType(builder.getI1Type()));
+    SmallVector<Value> maskSizes;
+    if (maskType.isDynamicDim(0))
+      maskSizes.push_back(context.getBatchSize());
+    inits.push_back(builder.create<bufferization::AllocTensorOp>(
+        loc, maskType, maskSizes));
 
     // Where each value the scalar condition forwards lives after the new
     // condition: its carry's position, or a slot after the mask.
@@ -958,26 +1028,23 @@ struct WhileBatchingModel
     auto newLoop = builder.create<scf::WhileOp>(
         loc, TypeRange(afterTypes), inits,
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value active = args.back();
-          Value previous = context.narrowMask(active);
           for (auto [arg, newArg] : llvm::zip(loop.getBeforeArguments(), args))
             context.map(arg, newArg);
           if (failed(context.batchBlock(*loop.getBeforeBody(), b))) {
             failedBody = true;
-            context.restoreMask(previous);
             return;
           }
           Location condLoc = cond.getLoc();
           Value pred = context.lookupBatched(b, condLoc, cond.getCondition());
-          Value stillActive = andLanesInPlace(b, condLoc, pred, active);
-          Value any = b.create<AnyOp>(condLoc, b.getI1Type(), stillActive,
+          Value active = activeLanes(context, b, condLoc, pred, entryMask,
+                                     args.back());
+          Value any = b.create<AnyOp>(condLoc, b.getI1Type(), active,
                                       b.getI64IntegerAttr(0));
           SmallVector<Value> forwarded(args.drop_back());
-          forwarded.push_back(stillActive);
+          forwarded.push_back(active);
           for (Value value : extraForwarded)
             forwarded.push_back(context.lookupBatched(b, condLoc, value));
           b.create<scf::ConditionOp>(condLoc, any, forwarded);
-          context.restoreMask(previous);
         },
         [&](OpBuilder &b, Location l, ValueRange args) {
           if (failedBody)

@@ -7,23 +7,31 @@
 // Both lowerings do the same scalar work per lane and iteration; they differ
 // in how many lanes one instruction serves and how many iterations run:
 //
-//   masked   = D^L * (ops_m + carries + 3) * ceil(B / W)
+//   masked   = D^L * c * (ops_m + carries + 3) * ceil(B / W)
 //   per-lane = B * ops
 //
 // B lanes, W SIMD width, L the depth of divergent loops nested in this one
 // (itself included), D the expected ratio of the slowest lane's trip count
 // to the mean one per level (a masked loop runs until its slowest lane is
-// done, and nested levels compound). ops counts the loop's ops; ops_m counts
+// done, and nested levels compound), c what one masked op on W lanes costs
+// in scalar ops (its operands and results are lane buffers in memory, where
+// a per-lane loop keeps them in registers; measured, see docs/vmap.md).
+// ops counts the loop's ops; ops_m counts
 // ops the masked lowering can only run lane by lane (random numbers on a
-// per-lane key, reads and writes at a per-lane index) W times. The masked
-// loop also pays one select per carry, the mask update and the `any`.
+// per-lane key, reads and writes at a per-lane index, and transcendental
+// math, which becomes a C library call per lane) W times. Ops of a called
+// function count where they are called. The masked loop also pays one
+// select per carry, the mask update and the `any`.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LoopCostModel.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
@@ -39,6 +47,15 @@ static bool runsLaneByLane(Operation *op, const BatchednessAnalysis &analysis) {
   if (isa<RandomKeyOp, RandomSplitOp, RandomFoldInOp, RandomBitsOp,
           RandomUniformOp, RandomNormalOp, RandomRandIntOp>(op))
     return anyBatched(op->getOperands());
+  // convert-math-to-libm: one call per lane, vectorized or not. (sqrt, abs,
+  // fma, rounding have vector instructions.)
+  if (isa<math::SinOp, math::CosOp, math::TanOp, math::AsinOp, math::AcosOp,
+          math::AtanOp, math::Atan2Op, math::SinhOp, math::CoshOp,
+          math::TanhOp, math::AsinhOp, math::AcoshOp, math::AtanhOp,
+          math::ExpOp, math::Exp2Op, math::ExpM1Op, math::LogOp, math::Log2Op,
+          math::Log10Op, math::Log1pOp, math::PowFOp, math::ErfOp,
+          math::CbrtOp>(op))
+    return anyBatched(op->getOperands());
   if (auto extract = dyn_cast<tensor::ExtractOp>(op))
     return anyBatched(extract.getIndices());
   if (auto insert = dyn_cast<tensor::InsertOp>(op))
@@ -48,6 +65,36 @@ static bool runsLaneByLane(Operation *op, const BatchednessAnalysis &analysis) {
   if (auto slice = dyn_cast<tensor::InsertSliceOp>(op))
     return anyBatched(slice.getOffsets());
   return false;
+}
+
+namespace {
+/// The ops a lowering runs per iteration: `ops` one lane at a time, and
+/// `maskedOps` in SIMD-width units, with a lane-by-lane op counted `width`
+/// times.
+struct OpCounts {
+  double ops = 0, maskedOps = 0;
+};
+} // namespace
+
+/// Counts the ops of `region`, and those of each function it calls where it
+/// calls it, under that callee's own analysis. loom-vmap rejects recursion,
+/// so the descent ends; `depth` bounds it regardless.
+static void countOps(Region &region, const BatchednessAnalysis &analysis,
+                     unsigned width, OpCounts &counts, unsigned depth = 0) {
+  region.walk([&](Operation *op) {
+    if (op->hasTrait<OpTrait::IsTerminator>())
+      return;
+    counts.ops += 1;
+    counts.maskedOps += runsLaneByLane(op, analysis) ? width : 1;
+    auto call = dyn_cast<func::CallOp>(op);
+    if (!call || depth > 32)
+      return;
+    const BatchednessAnalysis *callee = analysis.getCalleeAnalysis(call);
+    auto func = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    if (callee && func && !func.isExternal())
+      countOps(func.getBody(), *callee, width, counts, depth + 1);
+  });
 }
 
 /// 1 + the deepest chain of divergent loops nested in `loop`.
@@ -71,22 +118,19 @@ mlir::loom::chooseDivergentStrategy(Operation *loop,
             "target=gpu: one thread per lane, so no lane waits for another "
             "and no grid-wide any"};
 
-  double ops = 0, maskedOps = 0;
   unsigned width = std::max(1u, params.simdWidth);
+  OpCounts counts;
   for (Region &region : loop->getRegions())
-    region.walk([&](Operation *op) {
-      if (op->hasTrait<OpTrait::IsTerminator>())
-        return;
-      ops += 1;
-      maskedOps += runsLaneByLane(op, analysis) ? width : 1;
-    });
+    countOps(region, analysis, width, counts);
+  double ops = counts.ops, maskedOps = counts.maskedOps;
   unsigned carries = loop->getNumResults();
   unsigned depth = getDivergentDepth(loop, analysis);
   double batch = std::max<int64_t>(1, params.batch);
   double divergence = std::max(1.0, params.expectedDivergence);
 
-  double masked = std::pow(divergence, depth) * (maskedOps + carries + 3) *
-                  std::ceil(batch / width);
+  double opCost = std::max(0.0, params.maskedOpCost);
+  double masked = std::pow(divergence, depth) * opCost *
+                  (maskedOps + carries + 3) * std::ceil(batch / width);
   double perLane = batch * ops;
   bool chooseMasked = masked <= perLane;
   std::string why = llvm::formatv(

@@ -25,6 +25,8 @@ struct LoopCostParams {
   VmapTarget target = VmapTarget::CPU;
   unsigned simdWidth = 8;
   double expectedDivergence = 2.0;
+  /// What one masked op on `simdWidth` lanes costs, in scalar ops.
+  double maskedOpCost = 2.5;
   /// The static batch size, or the assumed one when it is dynamic.
   int64_t batch = 64;
   bool batchAssumed = true;

@@ -22,8 +22,10 @@
 #include "loom/Interfaces/BatchingOpInterface.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
@@ -168,10 +170,12 @@ public:
   LogicalResult expand(VmapOp vmap);
 
   /// The clone of `callee` batched for `signature` and `batch` lanes;
-  /// `site` is where analysis errors (recursion) are reported.
+  /// `site` is where analysis errors (recursion) are reported. A `masked`
+  /// clone takes the caller's lane mask as a trailing tensor<Bxi1> and runs
+  /// its body under it.
   FailureOr<BatchedFunc> getBatched(func::FuncOp callee,
                                     ArrayRef<bool> signature, int64_t batch,
-                                    Operation *site);
+                                    Operation *site, bool masked = false);
 
   BatchednessSolver &getSolver() { return solver; }
   /// True for a function this pass made (a batched clone).
@@ -185,7 +189,8 @@ private:
   SymbolTable symbolTable;
   BatchednessSolver solver;
   VmapSettings settings;
-  std::map<std::tuple<Operation *, std::vector<bool>, int64_t>, BatchedFunc>
+  std::map<std::tuple<Operation *, std::vector<bool>, int64_t, bool>,
+           BatchedFunc>
       cache;
   DenseSet<Operation *> clones;
 };
@@ -200,8 +205,9 @@ public:
                   int64_t batch)
       : expander(expander), analysis(analysis), batch(batch) {}
 
-  /// Fills the empty `target` with the batched body of `source`.
-  LogicalResult run(func::FuncOp source, func::FuncOp target);
+  /// Fills the empty `target` with the batched body of `source`; with
+  /// `masked`, under the mask `target` takes as its last argument.
+  LogicalResult run(func::FuncOp source, func::FuncOp target, bool masked);
 
   bool isBatched(Value original) const override {
     return analysis.isBatched(original);
@@ -236,10 +242,13 @@ private:
   IRMapping mapping;
 };
 
-LogicalResult FunctionBatcher::run(func::FuncOp source, func::FuncOp target) {
+LogicalResult FunctionBatcher::run(func::FuncOp source, func::FuncOp target,
+                                   bool masked) {
   Block *entry = target.addEntryBlock();
   OpBuilder builder = OpBuilder::atBlockBegin(entry);
   Location loc = source.getLoc();
+  if (masked)
+    narrowMask(entry->getArguments().back());
   if (!ShapedType::isDynamic(batch)) {
     batchSize = builder.create<arith::ConstantIndexOp>(loc, batch);
   } else {
@@ -250,6 +259,9 @@ LogicalResult FunctionBatcher::run(func::FuncOp source, func::FuncOp target) {
         break;
       }
     }
+    if (!batchSize && masked)
+      batchSize =
+          builder.create<tensor::DimOp>(loc, entry->getArguments().back(), 0);
   }
   for (auto [arg, newArg] :
        llvm::zip(source.getArguments(), entry->getArguments()))
@@ -302,6 +314,26 @@ LogicalResult FunctionBatcher::batchBlock(Block &original, OpBuilder &builder) {
   return success();
 }
 
+/// True when batching `func` under a mask can differ from batching it
+/// without one: it has loops or branches (which a mask keeps finished lanes
+/// out of), calls, or ops that read or write at an index or divide (which
+/// must not run on a masked-off lane's stale values). Straight-line
+/// elementwise arithmetic gives the same lanes either way.
+static bool needsLaneMask(func::FuncOp func) {
+  return func.getBody()
+      .walk([](Operation *op) {
+        if (isa<func::ReturnOp>(op))
+          return WalkResult::advance();
+        bool elementwise =
+            isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
+            !isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp,
+                 arith::RemUIOp, arith::CeilDivSIOp, arith::CeilDivUIOp,
+                 arith::FloorDivSIOp>(op);
+        return elementwise ? WalkResult::advance() : WalkResult::interrupt();
+      })
+      .wasInterrupted();
+}
+
 FailureOr<func::FuncOp>
 FunctionBatcher::getBatchedCallee(func::CallOp call,
                                   SmallVectorImpl<bool> &resultBatched) {
@@ -321,8 +353,8 @@ FunctionBatcher::getBatchedCallee(func::CallOp call,
   SmallVector<bool> signature;
   for (Value operand : call.getOperands())
     signature.push_back(isBatched(operand));
-  FailureOr<BatchedFunc> batched =
-      expander.getBatched(callee, signature, batch, call);
+  FailureOr<BatchedFunc> batched = expander.getBatched(
+      callee, signature, batch, call, getMask() && needsLaneMask(callee));
   if (failed(batched))
     return failure();
   resultBatched.assign(batched->resultBatched);
@@ -463,10 +495,10 @@ std::string signatureSuffix(ArrayRef<bool> signature, int64_t batch) {
 FailureOr<BatchedFunc> VmapExpander::getBatched(func::FuncOp callee,
                                                 ArrayRef<bool> signature,
                                                 int64_t batch,
-                                                Operation *site) {
+                                                Operation *site, bool masked) {
   auto key = std::make_tuple(
       callee.getOperation(),
-      std::vector<bool>(signature.begin(), signature.end()), batch);
+      std::vector<bool>(signature.begin(), signature.end()), batch, masked);
   auto it = cache.find(key);
   if (it != cache.end())
     return it->second;
@@ -525,9 +557,14 @@ FailureOr<BatchedFunc> VmapExpander::getBatched(func::FuncOp callee,
   for (auto [type, isBatched] :
        llvm::zip(callee.getResultTypes(), (*analysis)->getResultBatched()))
     results.push_back(isBatched ? batchType(type, 0, batch) : type);
+  if (masked)
+    inputs.push_back(
+        batchType(IntegerType::get(module.getContext(), 1), 0, batch));
   auto func = func::FuncOp::create(
       callee.getLoc(),
-      (callee.getSymName() + signatureSuffix(signature, batch)).str(),
+      (callee.getSymName() + signatureSuffix(signature, batch) +
+       (masked ? "_masked" : ""))
+          .str(),
       FunctionType::get(module.getContext(), inputs, results));
   func.setPrivate();
   for (unsigned i = 0; i < callee.getNumArguments(); ++i) {
@@ -549,7 +586,7 @@ FailureOr<BatchedFunc> VmapExpander::getBatched(func::FuncOp callee,
   BatchedFunc batched{func, SmallVector<bool>((*analysis)->getResultBatched())};
   cache[key] = batched;
   FunctionBatcher batcher(*this, **analysis, batch);
-  LogicalResult result = batcher.run(source, func);
+  LogicalResult result = batcher.run(source, func, masked);
   if (scratch)
     solver.forget(*scratch);
   if (failed(result))
@@ -691,6 +728,7 @@ struct LoomVmapPass : public loom::impl::LoomVmapPassBase<LoomVmapPass> {
     settings.cost.target = target;
     settings.cost.simdWidth = simdWidth;
     settings.cost.expectedDivergence = expectedDivergence;
+    settings.cost.maskedOpCost = maskedOpCost;
     settings.assumedBatch = assumedBatch;
     VmapExpander expander(module, settings);
 

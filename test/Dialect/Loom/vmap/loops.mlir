@@ -8,11 +8,14 @@
 // CHECK-LABEL: func.func private @count_vmap_bu(
 // CHECK-SAME: %[[X:.*]]: tensor<?xf32> {bufferization.writable = false}, %[[LIM:.*]]: f32)
 // MASKED: %[[LIMS:.*]] = linalg.fill ins(%[[LIM]] : f32)
-// MASKED: %[[ALL:.*]] = linalg.fill ins(%true : i1)
-// MASKED: %[[R:.*]]:3 = scf.while (%[[V:.*]] = %[[X]], %[[N:.*]] = %{{.*}}, %[[A:.*]] = %[[ALL]]) : (tensor<?xf32>, tensor<?xi32>, tensor<?xi1>) -> (tensor<?xf32>, tensor<?xi32>, tensor<?xi1>) {
+// The mask is recomputed from the predicate (and the enclosing mask) on
+// every iteration, into a buffer of its own that starts uninitialised.
+// MASKED: %[[BUF:.*]] = bufferization.alloc_tensor(%{{.*}}) : tensor<?xi1>
+// MASKED: %[[R:.*]]:3 = scf.while (%[[V:.*]] = %[[X]], %[[N:.*]] = %{{.*}}, %[[A:.*]] = %[[BUF]]) : (tensor<?xf32>, tensor<?xi32>, tensor<?xi1>) -> (tensor<?xf32>, tensor<?xi32>, tensor<?xi1>) {
 // MASKED-NEXT: %[[P:.*]] = arith.cmpf olt, %[[V]], %[[LIMS]] : tensor<?xf32>
-// MASKED-NEXT: %[[A2:.*]] = linalg.generic {{.*}} ins(%[[P]] : tensor<?xi1>) outs(%[[A]] : tensor<?xi1>)
-// MASKED: arith.andi
+// MASKED: %[[A2:.*]] = scf.for %[[L:.*]] = {{.*}} iter_args(%[[M:.*]] = %[[A]]) -> (tensor<?xi1>) {
+// MASKED-NEXT: %[[PL:.*]] = tensor.extract %[[P]][%[[L]]] : tensor<?xi1>
+// MASKED-NEXT: tensor.insert %[[PL]] into %[[M]][%[[L]]] : tensor<?xi1>
 // MASKED: %[[ANY:.*]] = loom.any %[[A2]] along 0 : tensor<?xi1> -> i1
 // MASKED-NEXT: scf.condition(%[[ANY]]) %[[V]], %[[N]], %[[A2]] : tensor<?xf32>, tensor<?xi32>, tensor<?xi1>
 // MASKED: ^bb0(%[[V:.*]]: tensor<?xf32>, %[[N:.*]]: tensor<?xi32>, %[[A:.*]]: tensor<?xi1>):
@@ -90,12 +93,18 @@ func.func @main(%xs: tensor<?xf32>, %n: i32) -> (tensor<?xf32>, tensor<?xi32>) {
 // -----
 
 // Masked nesting: a uniform loop inside a masked one stays a scalar loop; a
-// divergent loop inside starts from the enclosing mask.
+// divergent loop inside ANDs the enclosing mask into its predicate.
 // MASKED-LABEL: func.func private @nest_vmap_bu(
 // MASKED: scf.while (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) : (tensor<?xf32>, tensor<?xi1>)
 // MASKED: ^bb0(%[[V:.*]]: tensor<?xf32>, %[[A:.*]]: tensor<?xi1>):
 // MASKED: %[[U:.*]]:2 = scf.while (%{{.*}} = %c0_i32, %{{.*}} = %[[V]]) : (i32, tensor<?xf32>) -> (i32, tensor<?xf32>)
-// MASKED: scf.while (%{{.*}} = %[[U]]#1, %{{.*}} = %[[A]]) : (tensor<?xf32>, tensor<?xi1>)
+// MASKED: %[[BUF:.*]] = bufferization.alloc_tensor(%{{.*}}) : tensor<?xi1>
+// MASKED: scf.while (%{{.*}} = %[[U]]#1, %{{.*}} = %[[BUF]]) : (tensor<?xf32>, tensor<?xi1>)
+// MASKED: scf.for %[[L:.*]] = {{.*}} iter_args(%[[M:.*]] = %{{.*}}) -> (tensor<?xi1>) {
+// MASKED-NEXT: %[[PL:.*]] = tensor.extract %{{.*}}[%[[L]]] : tensor<?xi1>
+// MASKED-NEXT: %[[EL:.*]] = tensor.extract %[[A]][%[[L]]] : tensor<?xi1>
+// MASKED-NEXT: %[[AND:.*]] = arith.andi %[[EL]], %[[PL]] : i1
+// MASKED-NEXT: tensor.insert %[[AND]] into %[[M]][%[[L]]] : tensor<?xi1>
 // PERLANE-LABEL: func.func private @nest_vmap_bu(
 // PERLANE: scf.for
 // PERLANE: scf.while {{.*}} : (f32) -> f32
@@ -146,7 +155,8 @@ func.func @main(%xs: tensor<?xf32>, %n: i32) -> tensor<?xf32> {
 // MASKED-LABEL: func.func private @save_vmap_bb(
 // MASKED: %[[OUT:.*]]:4 = scf.while
 // MASKED: ^bb0(%[[T:.*]]: tensor<?xf32>, %[[YS:.*]]: tensor<?x8xf32>, %[[I:.*]]: tensor<?xindex>, %[[A:.*]]: tensor<?xi1>):
-// MASKED: %[[IN:.*]]:3 = scf.while (%{{.*}} = %[[YS]], %{{.*}} = %[[I]], %{{.*}} = %[[A]])
+// MASKED: %[[BUF:.*]] = bufferization.alloc_tensor(%{{.*}}) : tensor<?xi1>
+// MASKED: %[[IN:.*]]:3 = scf.while (%{{.*}} = %[[YS]], %{{.*}} = %[[I]], %{{.*}} = %[[BUF]])
 // MASKED: ^bb0(%[[YS2:.*]]: tensor<?x8xf32>, %[[J:.*]]: tensor<?xindex>, %[[A2:.*]]: tensor<?xi1>):
 // MASKED: %[[W:.*]] = scf.for %[[L:.*]] = %{{.*}} iter_args(%[[ACC:.*]] = %[[YS2]]) -> (tensor<?x8xf32>) {
 // MASKED-NEXT: %[[ON:.*]] = tensor.extract %[[A2]][%[[L]]] : tensor<?xi1>

@@ -9,7 +9,7 @@
 
 // Masked: two lock-step levels. count comes from the key lane by lane; the
 // outer loop draws the inner loop's start lane by lane; the inner loop
-// starts from the outer mask; the vector field is a batched call; t leaves
+// ANDs the outer mask into its predicate; the vector field is a batched call; t leaves
 // the inner loop already right on finished outer lanes, so only y and count
 // are selected at the outer level.
 // MASKED-LABEL: func.func private @f_vmap_bbu(
@@ -18,10 +18,10 @@
 // MASKED-LABEL: func.func private @solve_vmap_bb(
 // MASKED-SAME: %[[INIT:.*]]: tensor<?x1xf32> {bufferization.writable = false, loom.name = "init"}, %[[KEY:.*]]: tensor<?x2xi32> {bufferization.writable = false, loom.name = "key"}) -> (tensor<?x1xf32> {loom.name = "y"})
 // MASKED: %[[B:.*]] = tensor.dim %[[INIT]], %c0
-// MASKED: %[[ALL:.*]] = linalg.fill ins(%true : i1)
 // MASKED: %[[COUNT0:.*]] = scf.for
 // MASKED:   loom.random.randint %{{.*}}, %{{.*}}, %{{.*}} : i32
-// MASKED: %[[OUT:.*]]:4 = scf.while (%{{.*}} = %{{.*}}, %{{.*}} = %[[INIT]], %{{.*}} = %[[COUNT0]], %{{.*}} = %[[ALL]]) : (tensor<?xf32>, tensor<?x1xf32>, tensor<?xi32>, tensor<?xi1>)
+// MASKED: %[[M0:.*]] = bufferization.alloc_tensor(%[[B]]) : tensor<?xi1>
+// MASKED: %[[OUT:.*]]:4 = scf.while (%{{.*}} = %{{.*}}, %{{.*}} = %[[INIT]], %{{.*}} = %[[COUNT0]], %{{.*}} = %[[M0]]) : (tensor<?xf32>, tensor<?x1xf32>, tensor<?xi32>, tensor<?xi1>)
 // MASKED:   arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<?xi32>
 // MASKED:   %[[ANY:.*]] = loom.any %{{.*}} along 0 : tensor<?xi1> -> i1
 // MASKED:   scf.condition(%[[ANY]])
@@ -30,8 +30,11 @@
 // MASKED:     loom.random.key %{{.*}} : i32
 // MASKED:   %[[Y1:.*]] = scf.for
 // MASKED:     loom.random.uniform %{{.*}}, %{{.*}}, %{{.*}} : tensor<1xf32>
-// MASKED:   %[[IN:.*]]:3 = scf.while (%{{.*}} = %[[T]], %{{.*}} = %[[Y1]], %{{.*}} = %[[A]]) : (tensor<?xf32>, tensor<?x1xf32>, tensor<?xi1>)
+// MASKED:   %[[M1:.*]] = bufferization.alloc_tensor(%[[B]]) : tensor<?xi1>
+// MASKED:   %[[IN:.*]]:3 = scf.while (%{{.*}} = %[[T]], %{{.*}} = %[[Y1]], %{{.*}} = %[[M1]]) : (tensor<?xf32>, tensor<?x1xf32>, tensor<?xi1>)
 // MASKED:     arith.cmpf olt, %{{.*}}, %{{.*}} : tensor<?xf32>
+// MASKED:     tensor.extract %[[A]]
+// MASKED:     arith.andi
 // MASKED:     loom.any
 // MASKED:     func.call @f_vmap_bbu(
 // MASKED:     scf.yield
@@ -44,8 +47,8 @@
 
 // Per-lane: one loop over lanes around the scalar while-of-while, which
 // calls the scalar vector field; y is read from and written into its own
-// init, through a copy: a view at a per-lane offset must not reach a call
-// (MLIR 19 bufferization would pass it as a cast that drops the offset).
+// init, through a copy: a loop carry that starts as a view would bufferize
+// with a fully dynamic layout.
 // PERLANE-LABEL: func.func private @solve_vmap_bb(
 // PERLANE-SAME: %[[INIT:.*]]: tensor<?x1xf32>
 // PERLANE: %[[R:.*]]:3 = scf.for %[[L:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[ACCY:.*]] = %[[INIT]], %{{.*}} = %{{.*}}) -> (tensor<?xf32>, tensor<?x1xf32>, tensor<?xi32>) {

@@ -12,10 +12,12 @@
 // GPU: remark: loop is per-lane: predicate depends on carry #2 (count), batched through argument #1 (key); target=gpu: one thread per lane, so no lane waits for another and no grid-wide any
 
 // divergent=auto: the cost model weighs the two levels of divergence and the
-// random numbers drawn lane by lane against SIMD width; the small loops
-// further down stay masked.
+// random numbers drawn lane by lane against SIMD width; a one-op loop pays
+// more for its mask, selects and any than SIMD saves; a single level with a
+// larger elementwise body over 64 lanes stays masked.
 // AUTO: remark: loop is per-lane: predicate depends on carry #2 (count), batched through argument #1 (key); cost model: masked {{[0-9]+}} > per-lane {{[0-9]+}} (2 divergent levels, 64 lanes assumed, SIMD width 8)
-// AUTO: remark: loop is masked: predicate depends on argument #0 (n); cost model: masked {{[0-9]+}} <= per-lane {{[0-9]+}} (1 divergent level, 8 lanes, SIMD width 8)
+// AUTO: remark: loop is per-lane: predicate depends on argument #0 (n); cost model: masked {{[0-9]+}} > per-lane {{[0-9]+}} (1 divergent level, 8 lanes, SIMD width 8)
+// AUTO: remark: loop is masked: predicate depends on carry #0, batched through argument #0; cost model: masked {{[0-9]+}} <= per-lane {{[0-9]+}} (1 divergent level, 64 lanes, SIMD width 8)
 
 func.func @solve(%init: tensor<1xf32> {loom.name = "init"},
                  %key: tensor<2xi32> {loom.name = "key"}) -> tensor<1xf32> {
@@ -158,4 +160,39 @@ func.func @main(%ns: tensor<8xindex>, %xs: tensor<8xf32>) -> (tensor<8xf32>, ten
   %r:2 = loom.vmap @f(%ns, %xs) in_axes [0, 0] out_axes [0, 0]
       : (tensor<8xindex>, tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
   return %r#0, %r#1 : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// A single divergent level whose body is a dozen elementwise ops: masked.
+func.func private @poly(%x0: f32) -> f32 {
+  %one = arith.constant 1.0 : f32
+  %half = arith.constant 0.5 : f32
+  %third = arith.constant 0.33 : f32
+  // expected-remark @+1 {{loop is masked: predicate depends on carry #0, batched through argument #0; divergent=masked}}
+  %r = scf.while (%x = %x0) : (f32) -> f32 {
+    %go = arith.cmpf ogt, %x, %one : f32
+    scf.condition(%go) %x : f32
+  } do {
+  ^bb0(%x: f32):
+    %a = arith.mulf %x, %half : f32
+    %b = arith.mulf %a, %a : f32
+    %c = arith.mulf %b, %third : f32
+    %d = arith.addf %a, %c : f32
+    %e = arith.subf %d, %b : f32
+    %f = arith.mulf %e, %half : f32
+    %g = arith.addf %f, %third : f32
+    %h = arith.mulf %g, %a : f32
+    %i = arith.subf %h, %c : f32
+    %j = arith.maximumf %i, %half : f32
+    %k = arith.minimumf %j, %x : f32
+    %l = arith.mulf %k, %half : f32
+    scf.yield %l : f32
+  }
+  return %r : f32
+}
+func.func @main(%xs: tensor<64xf32>) -> tensor<64xf32> {
+  %r = loom.vmap @poly(%xs) in_axes [0] out_axes [0]
+      : (tensor<64xf32>) -> tensor<64xf32>
+  return %r : tensor<64xf32>
 }

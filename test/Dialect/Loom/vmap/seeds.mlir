@@ -6,18 +6,27 @@
 // RUN: loom-opt %examples/diffrax/ode.mlir -loom-vmap=divergent=per-lane -mlir-print-op-on-diagnostic=false 2>/dev/null | FileCheck %s --check-prefix=PERLANE
 
 // The end-of-interval clip loop reads only shared values; the step loop
-// diverges through tprev (the step-size controller makes it per-lane); the
-// save loop diverges because the step loop does.
+// diverges through tprev (the step-size controller makes it per-lane), and
+// with two divergent levels, transcendental math (a C library call per
+// lane) and lane buffers in memory the cost model runs it per lane; the
+// save loop then runs inside it, one lane at a time.
 // ODE: ode.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: loop is uniform: it reads no per-lane value
-// ODE: ode.mlir:[[OUTER:[0-9]+]]:{{[0-9]+}}: remark: loop is masked: predicate depends on carry #1 (initially t0), batched through argument #0 (y0); cost model: masked {{[0-9]+}} <= per-lane {{[0-9]+}} (2 divergent levels, 64 lanes assumed, SIMD width 8)
-// ODE: ode.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: loop is masked: predicate depends on carry #0 of the enclosing loop at line [[OUTER]], batched through argument #0 (y0); cost model: masked {{[0-9]+}} <= per-lane {{[0-9]+}} (1 divergent level, 64 lanes assumed, SIMD width 8)
+// ODE: ode.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: loop is per-lane: predicate depends on carry #1 (initially t0), batched through argument #0 (y0); cost model: masked {{[0-9]+}} > per-lane {{[0-9]+}} (2 divergent levels, 64 lanes assumed, SIMD width 8)
+// ODE: ode.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: loop is per-lane: it runs inside an enclosing per-lane loop, on one lane at a time
 
-// The Brownian tree's descent has a trip count fixed by the tolerance: it
+// Under divergent=masked the save loop diverges because the step loop does;
+// the Brownian tree's descent has a trip count fixed by the tolerance, so it
 // stays a scalar loop even inside the batched solve.
+// RUN: loom-opt %examples/diffrax/ode.mlir -loom-vmap=divergent=masked -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=ODE-MASKED
+// ODE-MASKED: ode.mlir:[[OUTER:[0-9]+]]:{{[0-9]+}}: remark: loop is masked: predicate depends on carry #1 (initially t0), batched through argument #0 (y0); divergent=masked
+// ODE-MASKED: ode.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: loop is masked: predicate depends on carry #0 of the enclosing loop at line [[OUTER]], batched through argument #0 (y0); divergent=masked
+// RUN: loom-opt %examples/diffrax/sde.mlir -loom-vmap=divergent=masked -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=SDE-MASKED
+// SDE-MASKED: remark: loop is uniform: it reads no per-lane value
+// SDE-MASKED: sde.mlir:[[OUTER:[0-9]+]]:{{[0-9]+}}: remark: loop is masked: predicate depends on carry #1 (initially t0), batched through argument #0 (y0)
+// SDE-MASKED: remark: loop is uniform: its predicate is the same on every lane
+// SDE-MASKED: remark: loop is masked: predicate depends on carry #0 of the enclosing loop at line [[OUTER]], batched through argument #0 (y0)
 // SDE: remark: loop is uniform: it reads no per-lane value
-// SDE: sde.mlir:[[OUTER:[0-9]+]]:{{[0-9]+}}: remark: loop is masked: predicate depends on carry #1 (initially t0), batched through argument #0 (y0)
-// SDE: remark: loop is uniform: its predicate is the same on every lane
-// SDE: remark: loop is masked: predicate depends on carry #0 of the enclosing loop at line [[OUTER]], batched through argument #0 (y0)
+// SDE: remark: loop is per-lane: predicate depends on carry #1 (initially t0), batched through argument #0 (y0); cost model: masked {{[0-9]+}} > per-lane {{[0-9]+}}
 
 // MASKED-LABEL: func.func private @solve_ode_vmap_buuuuu(
 // MASKED: scf.while

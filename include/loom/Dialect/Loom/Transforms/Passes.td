@@ -91,6 +91,7 @@ def LoomVmapPass : Pass<"loom-vmap", "ModuleOp"> {
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
     "::mlir::func::FuncDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::scf::SCFDialect",
@@ -124,6 +125,10 @@ def LoomVmapPass : Pass<"loom-vmap", "ModuleOp"> {
            "trip count, per divergent loop level (cost model)">,
     Option<"assumedBatch", "assumed-batch", "int64_t", /*default=*/"64",
            "Batch size the cost model assumes when it is dynamic">,
+    Option<"maskedOpCost", "masked-op-cost", "double", /*default=*/"2.5",
+           "Cost of one masked op on SIMD-width lanes, in scalar ops: its "
+           "operands and results live in lane buffers, not registers "
+           "(cost model)">,
   ];
 }
 
