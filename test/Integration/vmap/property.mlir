@@ -27,6 +27,10 @@
 // An scf.for with a per-lane trip count, calling a helper per signature.
 // RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 10 --vmapped trips_vmap --scalar trips --arg ns/n:i32:-1:9:- --arg xs/x:f32:-1:1:- --result sum:sum | FileCheck %s
 
+// Calls inside a divergent loop: one callee with a divergent loop of its
+// own, run under the caller's mask, and one of plain arithmetic.
+// RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 12 --vmapped calls_vmap --scalar calls --arg xs/x:f32:0:40:- --arg limits/limit:f32:2:900:- --result y:y --result halvings:halvings | FileCheck %s
+
 // The seed's diffrax ODE solve (Heun, PID controller, SaveAt at 100 times):
 // the saves write a buffer at a per-lane index inside two divergent levels.
 // RUN: python3 %S/vmap_property.py loom-run %examples/diffrax/ode.mlir --batch 8 --vmapped main --scalar solve_ode --arg inits/y0:f32:0.05:0.5:1 --arg t1:shared-f32:1.0 --arg dt0:shared-f32:0.05 --result ys:ys --result num_steps:num_steps --result num_accepted_steps:num_accepted_steps --result num_rejected_steps:num_rejected_steps --result result:result | FileCheck %s

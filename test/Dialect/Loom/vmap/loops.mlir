@@ -253,3 +253,62 @@ func.func @main(%xs: tensor<?xf32>) -> tensor<?xf32> {
       : (tensor<?xf32>) -> tensor<?xf32>
   return %r : tensor<?xf32>
 }
+
+// -----
+
+// A call inside a masked loop passes the loop's mask to the callee, whose
+// own divergent loop ANDs it into its predicate: lanes done outside never
+// run the callee's loop. A callee of plain elementwise arithmetic needs no
+// mask and is batched without one.
+// MASKED-LABEL: func.func private @halve_vmap_b_masked(
+// MASKED-SAME: %[[X:.*]]: tensor<?xf32> {bufferization.writable = false}, %[[M:.*]]: tensor<?xi1>) -> tensor<?xf32>
+// MASKED: scf.while
+// MASKED: scf.for %[[L:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<?xi1>) {
+// MASKED-NEXT: %[[P:.*]] = tensor.extract %{{.*}}[%[[L]]] : tensor<?xi1>
+// MASKED-NEXT: %[[E:.*]] = tensor.extract %[[M]][%[[L]]] : tensor<?xi1>
+// MASKED-NEXT: arith.andi %[[E]], %[[P]] : i1
+// MASKED-LABEL: func.func private @twice_vmap_b(
+// MASKED-LABEL: func.func private @outer_vmap_b(
+// MASKED: ^bb0(%{{.*}}: tensor<?xf32>, %{{.*}}: tensor<?xi32>, %[[A:.*]]: tensor<?xi1>):
+// MASKED: call @halve_vmap_b_masked(%{{.*}}, %[[A]]) : (tensor<?xf32>, tensor<?xi1>) -> tensor<?xf32>
+// MASKED: call @twice_vmap_b(%{{.*}}) : (tensor<?xf32>) -> tensor<?xf32>
+func.func private @halve(%x0: f32) -> f32 {
+  %one = arith.constant 1.0 : f32
+  %half = arith.constant 0.5 : f32
+  %r = scf.while (%x = %x0) : (f32) -> f32 {
+    %go = arith.cmpf ogt, %x, %one : f32
+    scf.condition(%go) %x : f32
+  } do {
+  ^bb0(%x: f32):
+    %h = arith.mulf %x, %half : f32
+    scf.yield %h : f32
+  }
+  return %r : f32
+}
+func.func private @twice(%x: f32) -> f32 {
+  %y = arith.addf %x, %x : f32
+  return %y : f32
+}
+func.func private @outer(%x0: f32) -> f32 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c3 = arith.constant 3 : i32
+  %r:2 = scf.while (%x = %x0, %n = %c0) : (f32, i32) -> (f32, i32) {
+    %small = arith.cmpi slt, %n, %c3 : i32
+    %pos = arith.cmpf ogt, %x, %x0 : f32
+    %go = arith.ori %small, %pos : i1
+    scf.condition(%go) %x, %n : f32, i32
+  } do {
+  ^bb0(%x: f32, %n: i32):
+    %h = func.call @halve(%x) : (f32) -> f32
+    %t = func.call @twice(%h) : (f32) -> f32
+    %n1 = arith.addi %n, %c1 : i32
+    scf.yield %t, %n1 : f32, i32
+  }
+  return %r#0 : f32
+}
+func.func @main(%xs: tensor<?xf32>) -> tensor<?xf32> {
+  %r = loom.vmap @outer(%xs) in_axes [0] out_axes [0]
+      : (tensor<?xf32>) -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}

@@ -257,3 +257,52 @@ func.func @trips_vmap(%ns: tensor<?xi32> {loom.name = "ns"},
       : (tensor<?xi32>, tensor<?xf32>) -> tensor<?xf32>
   return %r : tensor<?xf32>
 }
+
+// A divergent loop that calls a function with a divergent loop of its own
+// (batched with the caller's mask) and a plain elementwise one. x >= 0 grows
+// as 3x + 1, so every lane stops.
+func.func private @halve(%x0: f32, %floor: f32) -> (f32, i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %half = arith.constant 0.5 : f32
+  %r:2 = scf.while (%x = %x0, %k = %c0) : (f32, i32) -> (f32, i32) {
+    %go = arith.cmpf ogt, %x, %floor : f32
+    scf.condition(%go) %x, %k : f32, i32
+  } do {
+  ^bb0(%x: f32, %k: i32):
+    %h = arith.mulf %x, %half : f32
+    %k1 = arith.addi %k, %c1 : i32
+    scf.yield %h, %k1 : f32, i32
+  }
+  return %r#0, %r#1 : f32, i32
+}
+func.func private @grow3(%x: f32) -> f32 {
+  %three = arith.constant 3.0 : f32
+  %one = arith.constant 1.0 : f32
+  %y = arith.mulf %x, %three : f32
+  %z = arith.addf %y, %one : f32
+  return %z : f32
+}
+func.func @calls(%x0: f32 {loom.name = "x"}, %limit: f32 {loom.name = "limit"})
+    -> (f32 {loom.name = "y"}, i32 {loom.name = "halvings"}) {
+  %c0 = arith.constant 0 : i32
+  %one = arith.constant 1.0 : f32
+  %r:2 = scf.while (%x = %x0, %total = %c0) : (f32, i32) -> (f32, i32) {
+    %go = arith.cmpf olt, %x, %limit : f32
+    scf.condition(%go) %x, %total : f32, i32
+  } do {
+  ^bb0(%x: f32, %total: i32):
+    %g = func.call @grow3(%x) : (f32) -> f32
+    %h:2 = func.call @halve(%g, %one) : (f32, f32) -> (f32, i32)
+    %t = arith.addi %total, %h#1 : i32
+    scf.yield %g, %t : f32, i32
+  }
+  return %r#0, %r#1 : f32, i32
+}
+func.func @calls_vmap(%xs: tensor<?xf32> {loom.name = "xs"},
+                      %limits: tensor<?xf32> {loom.name = "limits"})
+    -> (tensor<?xf32> {loom.name = "y"}, tensor<?xi32> {loom.name = "halvings"}) {
+  %r:2 = loom.vmap @calls(%xs, %limits) in_axes [0, 0] out_axes [0, 0]
+      : (tensor<?xf32>, tensor<?xf32>) -> (tensor<?xf32>, tensor<?xi32>)
+  return %r#0, %r#1 : tensor<?xf32>, tensor<?xi32>
+}
