@@ -94,4 +94,20 @@ std::vector<uint32_t> randomBits(Key key, size_t n, bool partitionable) {
   return out;
 }
 
+std::vector<uint64_t> randomBits64(Key key, size_t n, bool partitionable) {
+  // Without partitionable, JAX hashes 2n counts into 2n words and joins word
+  // i of the first half (high) with word i of the second; with an even
+  // count the halves are exactly the two outputs of block (i, n + i). With
+  // it, element i is block (0, i), high word first, as for 32 bits but
+  // without the xor.
+  std::vector<uint64_t> out(n);
+  for (size_t i = 0; i < n; ++i) {
+    auto y = partitionable ? block(key, {0u, static_cast<uint32_t>(i)})
+                           : block(key, {static_cast<uint32_t>(i),
+                                         static_cast<uint32_t>(n + i)});
+    out[i] = (static_cast<uint64_t>(y[0]) << 32) | y[1];
+  }
+  return out;
+}
+
 } // namespace loom::threefry

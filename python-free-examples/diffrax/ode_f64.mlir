@@ -10,9 +10,8 @@
 // tolerances float64 makes meaningful. The step statistics and result codes
 // stay int32, as diffrax's are.
 //
-// There is no float64 SDE: in x64 mode jax.random.normal(float64) draws
-// 64-bit words and converts them differently, which the loom.random ops
-// (float32 only) do not provide. docs/fidelity.md says so.
+// sde_f64.mlir is the SDE made float64 the same way, with float64 normals
+// drawn from 64-bit words as JAX draws them in x64 mode.
 
 // diffrax's vector field, f(t, y, args) = sin t + theta * y.
 func.func private @vf(%t: f64, %y: f64, %theta: f64) -> f64 {
@@ -23,7 +22,7 @@ func.func private @vf(%t: f64, %y: f64, %theta: f64) -> f64 {
 }
 
 // ts[i] of jnp.linspace(t0, t1, 100): t0 * (1 - i/99) + t1 * (i/99) in
-// float32, and t1 itself at i = 99.
+// float64, and t1 itself at i = 99.
 func.func private @ts_at(%t0: f64, %t1: f64, %i: i32) -> f64 {
   %one = arith.constant 1.0 : f64
   %div = arith.constant 99.0 : f64

@@ -44,6 +44,10 @@ Key foldIn(Key key, uint32_t data);
 /// `jax.random.bits(key, (n,), uint32)`.
 std::vector<uint32_t> randomBits(Key key, size_t n, bool partitionable);
 
+/// `jax.random.bits(key, (n,), uint64)` with x64 on: the 64-bit words that
+/// float64 `uniform` and `normal` are made from.
+std::vector<uint64_t> randomBits64(Key key, size_t n, bool partitionable);
+
 } // namespace loom::threefry
 
 #endif // LOOM_SUPPORT_THREEFRY_H

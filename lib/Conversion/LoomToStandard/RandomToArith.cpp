@@ -1,4 +1,4 @@
-//===- RandomToArith.cpp - loom.random.* to arith on 32-bit words ---------===//
+//===- RandomToArith.cpp - loom.random.* to arith on threefry words -------===//
 //
 // Part of the Loom project.
 //
@@ -10,10 +10,16 @@
 // implementation in lib/Support/Threefry.cpp is the reference these formulas
 // are tested against.
 //
+// float32 samples come from 32-bit words and float64 samples (JAX with x64
+// on) from 64-bit ones, which JAX hashes differently rather than widening
+// the 32-bit words; both keep threefry's 32-bit arithmetic and join two
+// words where 64 bits are needed.
+//
 //===----------------------------------------------------------------------===//
 
 #include "loom/Conversion/LoomToStandard/LoomToStandard.h"
 #include "loom/Dialect/Loom/IR/LoomOps.h"
+#include "loom/Support/ErfInv.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -21,14 +27,17 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/TypeUtilities.h"
 
 #include <cmath>
 
 using namespace mlir;
 using namespace mlir::loom;
+namespace erfinv = ::loom::erfinv;
 
 static constexpr StringLiteral kThreefryName = "__loom_threefry2x32";
-static constexpr StringLiteral kErfinvName = "__loom_erfinv_f32";
+static constexpr StringLiteral kErfinv32Name = "__loom_erfinv_f32";
+static constexpr StringLiteral kErfinv64Name = "__loom_erfinv_f64";
 
 //===----------------------------------------------------------------------===//
 // Helper functions, created once per module
@@ -36,7 +45,9 @@ static constexpr StringLiteral kErfinvName = "__loom_erfinv_f32";
 
 namespace {
 
-/// Small arithmetic builder over one type, so formulas read as formulas.
+/// Small arithmetic builder, so formulas read as formulas. Integer and float
+/// constants that take their type from an operand (`intLike`, `floatLike`)
+/// let one formula serve 32- and 64-bit words and float32 and float64.
 struct Arith {
   OpBuilder &b;
   Location loc;
@@ -44,9 +55,22 @@ struct Arith {
   Value i32(int64_t v) {
     return b.create<arith::ConstantIntOp>(loc, v, 32);
   }
-  Value f32(float v) {
-    return b.create<arith::ConstantFloatOp>(loc, APFloat(v), b.getF32Type());
+  Value intLike(Value like, int64_t v) {
+    return b.create<arith::ConstantOp>(loc,
+                                       b.getIntegerAttr(like.getType(), v));
   }
+  /// `v` rounded to `type`; exact wherever these formulas use it (the
+  /// float32 coefficients are floats, and every other constant is
+  /// representable in both types or computed in the target type).
+  Value floatOf(Type type, double v) {
+    auto floatType = cast<FloatType>(type);
+    APFloat value(v);
+    bool losesInfo;
+    value.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                  &losesInfo);
+    return b.create<arith::ConstantFloatOp>(loc, value, floatType);
+  }
+  Value floatLike(Value like, double v) { return floatOf(like.getType(), v); }
   Value add(Value x, Value y) { return b.create<arith::AddIOp>(loc, x, y); }
   Value sub(Value x, Value y) { return b.create<arith::SubIOp>(loc, x, y); }
   Value mul(Value x, Value y) { return b.create<arith::MulIOp>(loc, x, y); }
@@ -54,10 +78,10 @@ struct Arith {
   Value or_(Value x, Value y) { return b.create<arith::OrIOp>(loc, x, y); }
   Value remu(Value x, Value y) { return b.create<arith::RemUIOp>(loc, x, y); }
   Value shl(Value x, int64_t n) {
-    return b.create<arith::ShLIOp>(loc, x, i32(n));
+    return b.create<arith::ShLIOp>(loc, x, intLike(x, n));
   }
   Value shru(Value x, int64_t n) {
-    return b.create<arith::ShRUIOp>(loc, x, i32(n));
+    return b.create<arith::ShRUIOp>(loc, x, intLike(x, n));
   }
   Value rotl(Value x, int64_t n) { return or_(shl(x, n), shru(x, 32 - n)); }
   Value cmp(arith::CmpIPredicate p, Value x, Value y) {
@@ -69,6 +93,10 @@ struct Arith {
   Value addf(Value x, Value y) { return b.create<arith::AddFOp>(loc, x, y); }
   Value subf(Value x, Value y) { return b.create<arith::SubFOp>(loc, x, y); }
   Value mulf(Value x, Value y) { return b.create<arith::MulFOp>(loc, x, y); }
+  Value ltf(Value x, double v) {
+    return b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OLT, x,
+                                   floatLike(x, v));
+  }
 };
 
 /// Creates a private function at the end of the module and leaves `b` at the
@@ -113,48 +141,110 @@ func::FuncOp getThreefry(OpBuilder &builder, SymbolTable &symbols) {
   return func;
 }
 
+/// Creates `name(x) -> x's type` with `body` building the result from x, or
+/// returns it if the module has it already.
+func::FuncOp getUnaryHelper(OpBuilder &builder, SymbolTable &symbols,
+                            StringRef name, Type type,
+                            function_ref<Value(Arith &, Value)> body) {
+  if (auto f = symbols.lookup<func::FuncOp>(name))
+    return f;
+  OpBuilder::InsertionGuard guard(builder);
+  auto func = createPrivateFunc(builder, symbols, name,
+                                builder.getFunctionType({type}, {type}));
+  Arith a{builder, func.getLoc()};
+  builder.create<func::ReturnOp>(func.getLoc(), body(a, func.getArgument(0)));
+  return func;
+}
+
+/// w = -log1p(-x * x), the variable of both of XLA's erfinv polynomials.
+Value erfinvW(Arith &a, Value x) {
+  Value negX = a.b.create<arith::NegFOp>(a.loc, x);
+  return a.b.create<arith::NegFOp>(
+      a.loc, a.b.create<math::Log1pOp>(a.loc, a.mulf(negX, x)));
+}
+
+/// p * x, or +-inf where |x| = 1 (XLA's x * MaxValue, which is infinity for
+/// floats): the polynomial is indeterminate there.
+Value erfinvResult(Arith &a, Value x, Value p) {
+  Value isOne = a.b.create<arith::CmpFOp>(a.loc, arith::CmpFPredicate::OEQ,
+                                          a.b.create<math::AbsFOp>(a.loc, x),
+                                          a.floatLike(x, 1.0));
+  Value edge = a.mulf(x, a.floatLike(x, INFINITY));
+  return a.select(isOne, edge, a.mulf(p, x));
+}
+
 /// XLA's float32 erfinv (ErfInv32 in xla/client/lib/math.cc): a degree-8
 /// polynomial in w = -log1p(-x*x), one set of coefficients for w < 5 and one
 /// for the tails, with erfinv(+-1) = +-inf.
-func::FuncOp getErfinv(OpBuilder &builder, SymbolTable &symbols) {
-  if (auto f = symbols.lookup<func::FuncOp>(kErfinvName))
-    return f;
-  OpBuilder::InsertionGuard guard(builder);
-  Type f32 = builder.getF32Type();
-  auto func = createPrivateFunc(builder, symbols, kErfinvName,
-                                builder.getFunctionType({f32}, {f32}));
-  Location loc = func.getLoc();
-  Arith a{builder, loc};
-  static constexpr float kCentral[9] = {
-      2.81022636e-08f,  3.43273939e-07f, -3.5233877e-06f,
-      -4.39150654e-06f, 0.00021858087f,  -0.00125372503f,
-      -0.00417768164f,  0.246640727f,    1.50140941f};
-  static constexpr float kTail[9] = {
-      -0.000200214257f, 0.000100950558f, 0.00134934322f,
-      -0.00367342844f,  0.00573950773f,  -0.0076224613f,
-      0.00943887047f,   1.00167406f,     2.83297682f};
-  Value x = func.getArgument(0);
-  Value negX = builder.create<arith::NegFOp>(loc, x);
-  Value w = builder.create<arith::NegFOp>(
-      loc, builder.create<math::Log1pOp>(loc, a.mulf(negX, x)));
-  Value central = builder.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OLT,
-                                                w, a.f32(5.0f));
-  Value wc = a.subf(w, a.f32(2.5f));
-  Value wt = a.subf(builder.create<math::SqrtOp>(loc, w), a.f32(3.0f));
-  w = a.select(central, wc, wt);
-  auto coefficient = [&](int i) {
-    return a.select(central, a.f32(kCentral[i]), a.f32(kTail[i]));
-  };
-  Value p = coefficient(0);
-  for (int i = 1; i < 9; ++i)
-    p = a.addf(coefficient(i), a.mulf(p, w));
-  Value result = a.mulf(p, x);
-  Value isOne = builder.create<arith::CmpFOp>(
-      loc, arith::CmpFPredicate::OEQ, builder.create<math::AbsFOp>(loc, x),
-      a.f32(1.0f));
-  Value edge = a.mulf(x, a.f32(INFINITY));
-  builder.create<func::ReturnOp>(loc, a.select(isOne, edge, result));
-  return func;
+func::FuncOp getErfinv32(OpBuilder &builder, SymbolTable &symbols) {
+  return getUnaryHelper(
+      builder, symbols, kErfinv32Name, builder.getF32Type(),
+      [](Arith &a, Value x) {
+        static constexpr float kCentral[9] = {
+            2.81022636e-08f,  3.43273939e-07f, -3.5233877e-06f,
+            -4.39150654e-06f, 0.00021858087f,  -0.00125372503f,
+            -0.00417768164f,  0.246640727f,    1.50140941f};
+        static constexpr float kTail[9] = {
+            -0.000200214257f, 0.000100950558f, 0.00134934322f,
+            -0.00367342844f,  0.00573950773f,  -0.0076224613f,
+            0.00943887047f,   1.00167406f,     2.83297682f};
+        Value w = erfinvW(a, x);
+        Value central = a.ltf(w, 5.0);
+        Value wc = a.subf(w, a.floatLike(x, 2.5));
+        Value wt =
+            a.subf(a.b.create<math::SqrtOp>(a.loc, w), a.floatLike(x, 3.0));
+        w = a.select(central, wc, wt);
+        auto coefficient = [&](int i) {
+          return a.select(central, a.floatLike(x, kCentral[i]),
+                          a.floatLike(x, kTail[i]));
+        };
+        Value p = coefficient(0);
+        for (int i = 1; i < 9; ++i)
+          p = a.addf(coefficient(i), a.mulf(p, w));
+        return erfinvResult(a, x, p);
+      });
+}
+
+/// XLA's float64 erfinv (ErfInv64 in xla/client/lib/math.cc), Giles'
+/// double-precision approximation: in w = -log1p(-x*x), a degree-22
+/// polynomial in w - 3.125 for w < 6.25, a degree-18 one in sqrt(w) - 3.25
+/// for w < 16 and a degree-16 one in sqrt(w) - 5 beyond, with the
+/// coefficients of lib/Support/ErfInv.cpp. As XLA does, it is one Horner
+/// chain of selected coefficients whose last six steps apply only to the
+/// lanes whose polynomial is that long, so every lane performs exactly its
+/// own polynomial's operations, with no branch.
+func::FuncOp getErfinv64(OpBuilder &builder, SymbolTable &symbols) {
+  return getUnaryHelper(
+      builder, symbols, kErfinv64Name, builder.getF64Type(),
+      [](Arith &a, Value x) {
+        Value w = erfinvW(a, x);
+        Value below6_25 = a.ltf(w, 6.25);
+        Value below16 = a.ltf(w, 16.0);
+        Value sqrtW = a.b.create<math::SqrtOp>(a.loc, w);
+        Value tailShift =
+            a.select(below16, a.floatLike(x, 3.25), a.floatLike(x, 5.0));
+        Value v = a.select(below6_25, a.subf(w, a.floatLike(x, 3.125)),
+                           a.subf(sqrtW, tailShift));
+        const auto &central = erfinv::kBelow6_25;
+        const auto &tail = erfinv::kBelow16;
+        const auto &farTail = erfinv::kAbove16;
+        auto coefficient = [&](size_t i) {
+          Value c = a.floatLike(x, central[i]);
+          if (i < tail.size())
+            c = a.select(below6_25, c, a.floatLike(x, tail[i]));
+          if (i < farTail.size())
+            c = a.select(below16, c, a.floatLike(x, farTail[i]));
+          return c;
+        };
+        Value p = coefficient(0);
+        for (size_t i = 1; i < central.size(); ++i) {
+          Value next = a.addf(coefficient(i), a.mulf(p, v));
+          if (i >= farTail.size())
+            next = a.select(i < tail.size() ? below16 : below6_25, next, p);
+          p = next;
+        }
+        return erfinvResult(a, x, p);
+      });
 }
 
 //===----------------------------------------------------------------------===//
@@ -199,6 +289,30 @@ public:
     return halvesWord(b, loc, k, i, n);
   }
 
+  /// Word `i` of `jax.random.bits(key, (n,), uint64)` with x64 on: y0 << 32
+  /// | y1 of one block. Without partitionable JAX hashes the 2n counts
+  /// 0..2n-1 and joins word i of the first half with word i of the second,
+  /// which are the two outputs of the block (i, n + i); with it, the block
+  /// is (0, i), as for 32-bit words.
+  Value bitsWord64(OpBuilder &b, Location loc, Key k, Value i, int64_t n,
+                   bool partitionable) {
+    Arith a{b, loc};
+    auto [y0, y1] = partitionable ? block(b, loc, k, a.i32(0), i)
+                                  : block(b, loc, k, i, a.add(i, a.i32(n)));
+    Type i64 = b.getI64Type();
+    Value high = b.create<arith::ExtUIOp>(loc, i64, y0);
+    Value low = b.create<arith::ExtUIOp>(loc, i64, y1);
+    return a.or_(a.shl(high, 32), low);
+  }
+
+  /// The word of `width` bits (32 or 64) that element `i` of `n` is made
+  /// from.
+  Value word(OpBuilder &b, Location loc, unsigned width, Key k, Value i,
+             int64_t n, bool partitionable) {
+    return width == 64 ? bitsWord64(b, loc, k, i, n, partitionable)
+                       : bitsWord(b, loc, k, i, n, partitionable);
+  }
+
   /// Word `e` of the flattened `jax.random.split(key, count)`.
   Value splitWord(OpBuilder &b, Location loc, Key k, Value e, int64_t count,
                   bool partitionable) {
@@ -229,20 +343,30 @@ public:
     return a.select(first, y0, y1);
   }
 
-  /// JAX's uniform: the top 23 bits as the mantissa of a float in [1, 2),
-  /// shifted to [0, 1), scaled, and clamped below by minval.
+  /// JAX's uniform: the top 23 (float32) or 52 (float64) bits of a word of
+  /// the float's width as the mantissa of a float in [1, 2), shifted to
+  /// [0, 1), scaled, and clamped below by minval.
   Value uniformFromBits(OpBuilder &b, Location loc, Value bits, Value lo,
                         Value hi) {
     Arith a{b, loc};
-    Value mantissa = a.or_(a.shru(bits, 9), a.i32(0x3F800000));
-    Value one2two = b.create<arith::BitcastOp>(loc, b.getF32Type(), mantissa);
-    Value unit = a.subf(one2two, a.f32(1.0f));
+    auto type = cast<FloatType>(lo.getType());
+    unsigned width = type.getWidth();
+    unsigned mantissaBits = type.getFPMantissaWidth() - 1;
+    APInt oneBits = APFloat::getOne(type.getFloatSemantics()).bitcastToAPInt();
+    Value mantissa =
+        a.or_(a.shru(bits, width - mantissaBits),
+              a.intLike(bits, static_cast<int64_t>(oneBits.getZExtValue())));
+    Value one2two = b.create<arith::BitcastOp>(loc, type, mantissa);
+    Value unit = a.subf(one2two, a.floatOf(type, 1.0));
     Value scaled = a.addf(a.mulf(unit, a.subf(hi, lo)), lo);
     return b.create<arith::MaximumFOp>(loc, lo, scaled);
   }
 
+  /// XLA's erfinv of x's float type.
   Value erfinv(OpBuilder &b, Location loc, Value x) {
-    return b.create<func::CallOp>(loc, getErfinv(b, symbols), x).getResult(0);
+    func::FuncOp f =
+        x.getType().isF64() ? getErfinv64(b, symbols) : getErfinv32(b, symbols);
+    return b.create<func::CallOp>(loc, f, x).getResult(0);
   }
 
 private:
@@ -345,7 +469,7 @@ struct FoldInLowering : RandomPattern<RandomFoldInOp> {
   }
 };
 
-// bits(k)[i] => threefry word i
+// bits(k)[i] => threefry word i (32 bits), or two words joined (64)
 struct BitsLowering : RandomPattern<RandomBitsOp> {
   using RandomPattern::RandomPattern;
   LogicalResult matchAndRewrite(RandomBitsOp op,
@@ -353,10 +477,11 @@ struct BitsLowering : RandomPattern<RandomBitsOp> {
     Key k = extractKey(rewriter, op.getLoc(), op.getKey());
     int64_t n = numElements(op.getType());
     bool part = op.getPartitionable();
+    unsigned width = getElementTypeOrSelf(op.getType()).getIntOrFloatBitWidth();
     rewriter.replaceOp(op, generate(rewriter, op.getLoc(), op.getType(),
                                     [&](OpBuilder &b, Location l, Value i) {
-                                      return lowering.bitsWord(b, l, k, i, n,
-                                                               part);
+                                      return lowering.word(b, l, width, k, i, n,
+                                                           part);
                                     }));
     return success();
   }
@@ -370,11 +495,12 @@ struct UniformLowering : RandomPattern<RandomUniformOp> {
     Key k = extractKey(rewriter, op.getLoc(), op.getKey());
     int64_t n = numElements(op.getType());
     bool part = op.getPartitionable();
+    unsigned width = getElementTypeOrSelf(op.getType()).getIntOrFloatBitWidth();
     Value lo = op.getMinval(), hi = op.getMaxval();
     rewriter.replaceOp(
         op, generate(rewriter, op.getLoc(), op.getType(),
                      [&](OpBuilder &b, Location l, Value i) {
-                       Value bits = lowering.bitsWord(b, l, k, i, n, part);
+                       Value bits = lowering.word(b, l, width, k, i, n, part);
                        return lowering.uniformFromBits(b, l, bits, lo, hi);
                      }));
     return success();
@@ -391,13 +517,20 @@ struct NormalLowering : RandomPattern<RandomNormalOp> {
     Key k = extractKey(rewriter, loc, op.getKey());
     int64_t n = numElements(op.getType());
     bool part = op.getPartitionable();
-    Value lo = a.f32(std::nextafter(-1.0f, 0.0f));
-    Value hi = a.f32(1.0f);
-    Value sqrt2 = a.f32(static_cast<float>(M_SQRT2));
+    Type type = getElementTypeOrSelf(op.getType());
+    unsigned width = type.getIntOrFloatBitWidth();
+    // nextafter(-1, 0) and sqrt(2) in the sample's own type, as NumPy
+    // computes them for JAX.
+    double lowest = type.isF64()
+                        ? std::nextafter(-1.0, 0.0)
+                        : static_cast<double>(std::nextafter(-1.0f, 0.0f));
+    Value lo = a.floatOf(type, lowest);
+    Value hi = a.floatOf(type, 1.0);
+    Value sqrt2 = a.floatOf(type, M_SQRT2);
     rewriter.replaceOp(
         op, generate(rewriter, loc, op.getType(),
                      [&](OpBuilder &b, Location l, Value i) {
-                       Value bits = lowering.bitsWord(b, l, k, i, n, part);
+                       Value bits = lowering.word(b, l, width, k, i, n, part);
                        Value u = lowering.uniformFromBits(b, l, bits, lo, hi);
                        return Arith{b, l}.mulf(sqrt2,
                                                lowering.erfinv(b, l, u));

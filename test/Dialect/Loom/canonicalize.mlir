@@ -45,6 +45,23 @@ func.func @fold_bits() -> (tensor<2xi32>, tensor<3xi32>, tensor<3xi32>) {
 
 // -----
 
+// 64-bit words (JAX with x64 on) of a constant key fold too: bits(PRNGKey(1701),
+// (3,), uint64) is [3982329540505020460, 16822122385914693683,
+// 7882654074788531506] in JAX's tests/random_test.py; the second prints
+// signed.
+// CHECK-LABEL: func.func @fold_bits64
+// CHECK: arith.constant dense<[3982329540505020460, -1624621687794857933, 7882654074788531506]> : tensor<3xi64>
+// CHECK-NOT: loom.random
+func.func @fold_bits64() -> (tensor<3xi64>, i64) {
+  %s = arith.constant 1701 : i32
+  %k = loom.random.key %s : i32
+  %b = loom.random.bits %k : tensor<3xi64>
+  %p = loom.random.bits %k {partitionable} : i64
+  return %b, %p : tensor<3xi64>, i64
+}
+
+// -----
+
 // Reductions of splats along a static, non-empty axis fold.
 // CHECK-LABEL: func.func @fold_splat_reductions
 // CHECK-DAG: %[[T:.*]] = arith.constant true

@@ -223,11 +223,48 @@ func.func @bad_split(%k: tensor<2xi32>) -> tensor<30x3xi32> {
 
 // -----
 
-// Random samples have a static shape.
+// Random samples have a static shape. (The bounds' type is inferred from the
+// result's, so the custom syntax checks the result while parsing.)
 func.func @dynamic_uniform(%k: tensor<2xi32>, %lo: f32, %hi: f32) -> tensor<?xf32> {
-  // expected-error @+1 {{'loom.random.uniform' op result #0 must be 32-bit float or statically shaped tensor of 32-bit float values}}
+  // expected-error @+1 {{custom op 'loom.random.uniform' 'result' must be 32-bit float or 64-bit float or statically shaped tensor of 32-bit float or 64-bit float values, but got 'tensor<?xf32>'}}
   %u = loom.random.uniform %k, %lo, %hi : tensor<?xf32>
   return %u : tensor<?xf32>
+}
+
+// -----
+
+// JAX draws float32 and float64 (x64) samples only.
+func.func @f16_normal(%k: tensor<2xi32>) -> f16 {
+  // expected-error @+1 {{'loom.random.normal' op result #0 must be 32-bit float or 64-bit float or statically shaped tensor of 32-bit float or 64-bit float values}}
+  %n = loom.random.normal %k : f16
+  return %n : f16
+}
+
+// -----
+
+// Random words are 32 or 64 bits wide.
+func.func @i16_bits(%k: tensor<2xi32>) -> tensor<4xi16> {
+  // expected-error @+1 {{'loom.random.bits' op result #0 must be 32-bit signless integer or 64-bit signless integer or statically shaped tensor of 32-bit signless integer or 64-bit signless integer values}}
+  %b = loom.random.bits %k : tensor<4xi16>
+  return %b : tensor<4xi16>
+}
+
+// -----
+
+// The bounds of a uniform have the samples' type: a float64 sample is drawn
+// from a 64-bit word, not rounded from float32 bounds.
+func.func @uniform_bounds_type(%k: tensor<2xi32>, %lo: f32, %hi: f32) -> tensor<2xf64> {
+  // expected-error @+1 {{'loom.random.uniform' op failed to verify that minval has the result's element type}}
+  %u = "loom.random.uniform"(%k, %lo, %hi) : (tensor<2xi32>, f32, f32) -> tensor<2xf64>
+  return %u : tensor<2xf64>
+}
+
+// -----
+
+func.func @uniform_maxval_type(%k: tensor<2xi32>, %lo: f64, %hi: f32) -> f64 {
+  // expected-error @+1 {{'loom.random.uniform' op failed to verify that maxval has the result's element type}}
+  %u = "loom.random.uniform"(%k, %lo, %hi) : (tensor<2xi32>, f64, f32) -> f64
+  return %u : f64
 }
 
 // -----

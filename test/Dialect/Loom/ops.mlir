@@ -82,6 +82,21 @@ func.func @random(%seed: i32, %lo: f32, %hi: f32, %ilo: i32, %ihi: i32) {
   return
 }
 
+// float64 samples and 64-bit words (JAX with x64 on); the bounds' type is
+// the samples' element type, so the syntax names only the result type.
+// CHECK-LABEL: func.func @random_x64
+// CHECK-NEXT: loom.random.bits %{{.*}} : tensor<4xi64>
+// CHECK-NEXT: loom.random.bits %{{.*}} {partitionable} : i64
+// CHECK-NEXT: loom.random.uniform %{{.*}}, %{{.*}}, %{{.*}} : tensor<2x3xf64>
+// CHECK-NEXT: loom.random.normal %{{.*}} {partitionable} : f64
+func.func @random_x64(%k: tensor<2xi32>, %lo: f64, %hi: f64) {
+  %b = loom.random.bits %k : tensor<4xi64>
+  %b1 = loom.random.bits %k {partitionable} : i64
+  %u = loom.random.uniform %k, %lo, %hi : tensor<2x3xf64>
+  %n = loom.random.normal %k {partitionable} : f64
+  return
+}
+
 // CHECK-LABEL: func.func @loop_annotations
 // CHECK: scf.while
 // CHECK: } attributes {loom.loop_sync = #loom.loop_sync<local>, loom.strategy = #loom.strategy<per_lane>}

@@ -14,9 +14,10 @@
 //  - the host threefry (lib/Support/Threefry.cpp, itself checked against the
 //    Random123 known answers) for keys, split, fold_in and bits;
 //  - host ports, written here from jax/_src/random.py and XLA's ErfInv32, of
-//    uniform, randint and normal;
-//  - an independent float64 erfinv (Newton on std::erf / std::erfc) for
-//    normal;
+//    uniform, randint and normal, in float32 and (x64) float64, the latter
+//    with lib/Support's host ErfInv64;
+//  - independent erfinvs (Newton on erf / erfc in float64, and in long
+//    double for the float64 samples) for normal;
 //  - golden.md and values published in JAX's tests and documentation.
 //
 // The test target is compiled with -ffp-contract=off, so the host ports round
@@ -25,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "loom/Loom.h"
+#include "loom/Support/ErfInv.h"
 #include "loom/Support/Threefry.h"
 
 #include <gtest/gtest.h>
@@ -35,6 +37,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 using loom::DType;
@@ -113,6 +116,9 @@ HostBuffer scalarView(float &v) {
 HostBuffer scalarView(int32_t &v) {
   return HostBuffer::view(DType::I32, {}, &v).take();
 }
+HostBuffer scalarView(double &v) {
+  return HostBuffer::view(DType::F64, {}, &v).take();
+}
 
 template <typename T>
 std::vector<T> elements(const HostBuffer &buffer) {
@@ -160,30 +166,49 @@ std::vector<Key> testKeys() {
 // Host ports of jax.random (jax/_src/random.py) and XLA's ErfInv32
 //===----------------------------------------------------------------------===//
 
-float bitsToFloat(uint32_t bits) {
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return f;
+/// A float's bits as the unsigned integer of its width, or back.
+template <typename To, typename From>
+To bitCast(From from) {
+  static_assert(sizeof(To) == sizeof(From));
+  To to;
+  std::memcpy(&to, &from, sizeof to);
+  return to;
 }
-uint32_t floatToBits(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, sizeof bits);
-  return bits;
+
+/// `jax.random.bits(key, (n,))` on the host, in Word's width: uint32, or
+/// uint64 as JAX draws with x64 on.
+template <typename Word>
+std::vector<Word> hostBits(Key key, size_t n, bool partitionable) {
+  if constexpr (sizeof(Word) == 8)
+    return threefry::randomBits64(key, n, partitionable);
+  else
+    return threefry::randomBits(key, n, partitionable);
 }
 
 /// `_uniform`: the top 23 bits as the mantissa of a float in [1, 2), minus
 /// one, scaled, and clamped below by minval (lax.max; no NaN or signed-zero
 /// bounds are used here, where std::max and lax.max could differ).
 float uniformFromBits(uint32_t bits, float minval, float maxval) {
-  float unit = bitsToFloat((bits >> 9) | 0x3F800000u) - 1.0f;
+  float unit = bitCast<float>((bits >> 9) | 0x3F800000u) - 1.0f;
   float scaled = unit * (maxval - minval) + minval;
   return std::max(minval, scaled);
 }
 
-std::vector<float> uniform(Key key, size_t n, float minval, float maxval,
-                           bool partitionable) {
-  std::vector<float> out;
-  for (uint32_t bits : threefry::randomBits(key, n, partitionable))
+/// The same for float64, as JAX draws with x64 on: the top 52 bits of a
+/// 64-bit word as the mantissa of a double in [1, 2).
+double uniformFromBits(uint64_t bits, double minval, double maxval) {
+  double unit = bitCast<double>((bits >> 12) | 0x3FF0000000000000u) - 1.0;
+  double scaled = unit * (maxval - minval) + minval;
+  return std::max(minval, scaled);
+}
+
+/// `jax.random.uniform(key, (n,), Float, minval, maxval)`.
+template <typename Float>
+std::vector<Float> hostUniform(Key key, size_t n, Float minval, Float maxval,
+                               bool partitionable) {
+  using Word = std::conditional_t<sizeof(Float) == 8, uint64_t, uint32_t>;
+  std::vector<Float> out;
+  for (Word bits : hostBits<Word>(key, n, partitionable))
     out.push_back(uniformFromBits(bits, minval, maxval));
   return out;
 }
@@ -253,6 +278,62 @@ float normalFromBits(uint32_t bits, Log1p log1p) {
 float normalInput(uint32_t bits) {
   return uniformFromBits(bits, std::nextafter(-1.0f, 0.0f), 1.0f);
 }
+
+//===----------------------------------------------------------------------===//
+// normal in float64, as JAX draws with x64 on
+//===----------------------------------------------------------------------===//
+
+/// The uniform a float64 normal sample is made from.
+double normalInput64(uint64_t bits) {
+  return uniformFromBits(bits, std::nextafter(-1.0, 0.0), 1.0);
+}
+
+/// `_normal_real` for float64, with the host ErfInv64 of lib/Support.
+double normalFromBits64(uint64_t bits) {
+  return M_SQRT2 * loom::erfinv::erfInv64(normalInput64(bits));
+}
+
+/// Which of ErfInv64's three polynomials a sample's uniform uses.
+int erfInv64Branch(double u) {
+  double w = -std::log1p(-u * u);
+  return w < 6.25 ? 0 : w < 16.0 ? 1 : 2;
+}
+
+/// erfinv(sqrt(s)) / sqrt(s) in long double, for s = fl(x*x) in [0, 1): the
+/// function ErfInv64's polynomials approximate once x*x is rounded (see the
+/// float64 normal test). Newton's method from Winitzki's closed form; for
+/// s > 1/4 the residual is 1 - erf(y)^2 = erfc(y) (2 - erfc(y)) against
+/// 1 - s, which is exact, where erf(y) - sqrt(s) would cancel (and sqrt(s),
+/// rounded, would move the root by hundreds of ulps near 1).
+long double erfinvOfSqrtOverSqrt(double s) {
+  const long double pi = 3.141592653589793238462643383279502884L;
+  // erfinv(r) / r tends to sqrt(pi) / 2 as r -> 0.
+  if (s == 0.0)
+    return std::sqrt(pi) / 2.0L;
+  long double root = std::sqrt(static_cast<long double>(s));
+  long double oneMinusS = 1.0L - static_cast<long double>(s);
+  long double l = std::log1p(-static_cast<long double>(s));
+  const long double k = 0.147L;
+  long double t = 2.0L / (pi * k) + l / 2.0L;
+  long double y = std::sqrt(std::sqrt(t * t - l / k) - t);
+  for (int i = 0; i < 100; ++i) {
+    long double slope = 2.0L / std::sqrt(pi) * std::exp(-y * y);
+    long double step;
+    if (s > 0.25) {
+      long double c = std::erfc(y);
+      step = -(c * (2.0L - c) - oneMinusS) / (2.0L * std::erf(y) * slope);
+    } else {
+      step = (std::erf(y) - root) / slope;
+    }
+    y -= step;
+    if (std::fabs(step) <= 1e-21L * y)
+      break;
+  }
+  return y / root;
+}
+
+/// The spacing of float64 numbers at |v| (v a normal float64 magnitude).
+double ulpOf64(double v) { return std::ldexp(1.0, std::ilogb(v) - 52); }
 
 //===----------------------------------------------------------------------===//
 // An independent float64 erfinv
@@ -420,12 +501,17 @@ func.func @main(%key: tensor<2xi32>, %data: i32) -> tensor<2xi32> {
   EXPECT_EQ(bad.size(), 0u) << bad.report();
 }
 
-// bits for a scalar and for shapes of odd and even sizes (1, 3, 5, 6, 15,
-// 64): an odd count pads the hashed counts without partitionable.
-TEST_P(RandomJit, BitsMatchHostThreefry) {
+/// `loom.random.bits` with `element` ("i32" or "i64") words against the host
+/// threefry, for a scalar and shapes of odd and even sizes (1, 3, 5, 6, 15,
+/// 64): without partitionable, an odd count of 32-bit words pads the hashed
+/// counts, and n 64-bit words hash the counts (i, n + i), so each shape is
+/// checked on its own. {64} is built by tensor.generate rather than
+/// unrolled.
+template <typename Word>
+void expectBitsMatchHost(const char *element, bool partitionable) {
   std::vector<Shape> shapes = {{}, {1}, {3}, {5}, {2, 3}, {3, 1, 5}, {64}};
   auto exe = compile(drawProgram("%key: tensor<2xi32>", "loom.random.bits %key",
-                                 shapes, "i32", partitionable()));
+                                 shapes, element, partitionable));
   ASSERT_TRUE(exe) << exe.message();
   Mismatches bad;
   for (Key key : testKeys()) {
@@ -433,29 +519,34 @@ TEST_P(RandomJit, BitsMatchHostThreefry) {
     ASSERT_TRUE(out) << out.message();
     for (size_t s = 0; s < shapes.size(); ++s) {
       ASSERT_EQ((*out)[s].shape(), shapes[s]);
-      if (elements<uint32_t>((*out)[s]) !=
-          threefry::randomBits(key, numElements(shapes[s]), partitionable()))
-        bad.add(describe(key) + ", " + typeOf(shapes[s], "i32"));
+      if (elements<Word>((*out)[s]) !=
+          hostBits<Word>(key, numElements(shapes[s]), partitionable))
+        bad.add(describe(key) + ", " + typeOf(shapes[s], element));
     }
   }
   EXPECT_EQ(bad.size(), 0u) << bad.report();
+}
+
+TEST_P(RandomJit, BitsMatchHostThreefry) {
+  expectBitsMatchHost<uint32_t>("i32", partitionable());
 }
 
 //===----------------------------------------------------------------------===//
 // uniform and randint: exact against host ports
 //===----------------------------------------------------------------------===//
 
-TEST_P(RandomJit, UniformMatchesHostFormula) {
-  std::vector<Shape> shapes = {{}, {1}, {3}, {5}, {2, 3}, {3, 1, 5}};
-  auto exe = compile(drawProgram("%key: tensor<2xi32>, %lo: f32, %hi: f32",
-                                 "loom.random.uniform %key, %lo, %hi", shapes,
-                                 "f32", partitionable()));
+/// `loom.random.uniform` of `element` ("f32" or "f64") samples against JAX's
+/// formula on the host, bit for bit and inside the range. Key i draws from
+/// ranges[i mod ranges.size()].
+template <typename Float>
+void expectUniformMatchesHost(
+    const char *element, const std::vector<Shape> &shapes,
+    const std::vector<std::pair<Float, Float>> &ranges, bool partitionable) {
+  std::string args =
+      std::string("%key: tensor<2xi32>, %lo: ") + element + ", %hi: " + element;
+  auto exe = compile(drawProgram(args, "loom.random.uniform %key, %lo, %hi",
+                                 shapes, element, partitionable));
   ASSERT_TRUE(exe) << exe.message();
-  // Includes an empty range (every sample is minval), a reversed one (the
-  // clamp makes every sample minval) and spans whose scaling rounds.
-  std::vector<std::pair<float, float>> ranges = {
-      {0.0f, 1.0f},    {-3.5f, 2.25f}, {5.0f, 5.0f},    {2.0f, -1.0f},
-      {-1e-3f, 1e-3f}, {1e6f, 1e7f},   {-1e30f, 1e30f}, {0.1f, 0.3f}};
   Mismatches bad;
   std::vector<Key> keys = testKeys();
   for (size_t i = 0; i < keys.size(); ++i) {
@@ -465,11 +556,11 @@ TEST_P(RandomJit, UniformMatchesHostFormula) {
     ASSERT_TRUE(out) << out.message();
     for (size_t s = 0; s < shapes.size(); ++s) {
       ASSERT_EQ((*out)[s].shape(), shapes[s]);
-      std::vector<float> got = elements<float>((*out)[s]);
-      std::vector<float> want =
-          uniform(key, numElements(shapes[s]), lo, hi, partitionable());
+      std::vector<Float> got = elements<Float>((*out)[s]);
+      std::vector<Float> want =
+          hostUniform(key, numElements(shapes[s]), lo, hi, partitionable);
       for (size_t e = 0; e < got.size(); ++e) {
-        if (floatToBits(got[e]) != floatToBits(want[e]))
+        if (std::memcmp(&got[e], &want[e], sizeof(Float)) != 0)
           bad.add(describe(key) + ", [" + std::to_string(lo) + ", " +
                   std::to_string(hi) + "), element " + std::to_string(e) +
                   ": " + std::to_string(got[e]) + " vs " +
@@ -481,6 +572,21 @@ TEST_P(RandomJit, UniformMatchesHostFormula) {
     }
   }
   EXPECT_EQ(bad.size(), 0u) << bad.report();
+}
+
+TEST_P(RandomJit, UniformMatchesHostFormula) {
+  // Includes an empty range (every sample is minval), a reversed one (the
+  // clamp makes every sample minval) and spans whose scaling rounds.
+  expectUniformMatchesHost<float>("f32", {{}, {1}, {3}, {5}, {2, 3}, {3, 1, 5}},
+                                  {{0.0f, 1.0f},
+                                   {-3.5f, 2.25f},
+                                   {5.0f, 5.0f},
+                                   {2.0f, -1.0f},
+                                   {-1e-3f, 1e-3f},
+                                   {1e6f, 1e7f},
+                                   {-1e30f, 1e30f},
+                                   {0.1f, 0.3f}},
+                                  partitionable());
 }
 
 TEST_P(RandomJit, RandintMatchesHostPortOfJaxRandint) {
@@ -570,7 +676,7 @@ TEST_P(RandomJit, NormalMatchesErfInv32AndFloat64Reference) {
                             " element " + std::to_string(e) + ": got " +
                             std::to_string(got[e]);
         float libm = normalFromBits(bits[e], Log1p::Libm);
-        if (floatToBits(got[e]) != floatToBits(libm))
+        if (bitCast<uint32_t>(got[e]) != bitCast<uint32_t>(libm))
           notExact.add(where + ", host ErfInv32 " + std::to_string(libm));
 
         float rounded = normalFromBits(bits[e], Log1p::CorrectlyRounded);
@@ -640,8 +746,114 @@ func.func @main(%key: tensor<2xi32>) -> (tensor<8xi32>, f32) {
     auto out = exe->call({keyView(key)});
     ASSERT_TRUE(out) << out.message();
     EXPECT_EQ(elements<uint32_t>((*out)[0]), words) << describe(key);
-    EXPECT_EQ(floatToBits(*(*out)[1].dataAs<float>()), floatToBits(sum))
+    EXPECT_EQ(bitCast<uint32_t>(*(*out)[1].dataAs<float>()),
+              bitCast<uint32_t>(sum))
         << describe(key);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// float64 (x64): 64-bit words, uniform and normal
+//===----------------------------------------------------------------------===//
+
+TEST_P(RandomJit, Bits64MatchHostThreefry) {
+  expectBitsMatchHost<uint64_t>("i64", partitionable());
+}
+
+TEST_P(RandomJit, Uniform64MatchesHostFormula) {
+  // As for float32, with a span far beyond float32's range, and a shape
+  // built by tensor.generate.
+  expectUniformMatchesHost<double>("f64",
+                                   {{}, {1}, {3}, {5}, {2, 3}, {3, 1, 5}, {40}},
+                                   {{0.0, 1.0},
+                                    {-3.5, 2.25},
+                                    {5.0, 5.0},
+                                    {2.0, -1.0},
+                                    {-1e-3, 1e-3},
+                                    {1e6, 1e7},
+                                    {-1e300, 1e300},
+                                    {0.1, 0.3}},
+                                   partitionable());
+}
+
+/// Keys whose scalar float64 normal draw takes ErfInv64's far-tail
+/// polynomial (w >= 16, i.e. |u| > 1 - 6e-8: about one draw in 10^7, which
+/// the thousand test keys never reach), one of each sign per setting; found
+/// by a host search over the keys (0x9e3779b9, s) with this file's port. The
+/// normal test checks that they still land there.
+std::vector<Key> farTailKeys(bool partitionable) {
+  if (partitionable)
+    return {{0x9e3779b9u, 32486377u}, {0x9e3779b9u, 32562194u}};
+  return {{0x9e3779b9u, 1782832u}, {0x9e3779b9u, 31064129u}};
+}
+
+// Two references:
+//  1. XLA's ErfInv64 on the host (lib/Support/ErfInv.cpp) with the same libm
+//     log1p the JIT calls: bit for bit. It shares the coefficient tables
+//     with the lowering, so it checks the lowering's thresholds, shifts,
+//     selects and order of operations.
+//  2. sqrt(2) * erfinv in long double (64-bit mantissa), at the input the
+//     algorithm sees. As in float32, it reads x only through fl(x*x), which
+//     near |u| = 1 moves erfinv by far more than an ulp, so the reference is
+//     sqrt(2) * erfinv(sqrt(s)) / sqrt(s) * x with s = fl(x*x). Measured with
+//     the host port over 9 million inputs (2 million uniform words, and 7
+//     million whose 52 mantissa bits start with a run of 0 to 39 equal bits,
+//     which weights them to the tails: 5 million have w >= 6.25): within
+//     4.25 ulp for w < 6.25, 4.75 for w < 16 and 4.99 beyond (polynomial
+//     error plus the rounding of log1p, sqrt and the Horner steps), so 6 ulp
+//     is asserted, and each of the three polynomials must have been used.
+//     That catches a wrong coefficient, which reference 1 shares, and a
+//     wrong threshold, shift or branch that both would share.
+TEST_P(RandomJit, Normal64MatchesErfInv64AndLongDoubleReference) {
+  std::vector<Shape> shapes = {{}, {1}, {3}, {5}, {2, 3}, {3, 1, 5}, {40}};
+  auto exe =
+      compile(drawProgram("%key: tensor<2xi32>", "loom.random.normal %key",
+                          shapes, "f64", partitionable()));
+  ASSERT_TRUE(exe) << exe.message();
+  std::vector<Key> keys = testKeys();
+  for (Key key : farTailKeys(partitionable()))
+    keys.push_back(key);
+  Mismatches notExact, notNear;
+  double worst[3] = {0, 0, 0};
+  int64_t perBranch[3] = {0, 0, 0};
+  for (Key key : keys) {
+    auto out = exe->call({keyView(key)});
+    ASSERT_TRUE(out) << out.message();
+    for (size_t s = 0; s < shapes.size(); ++s) {
+      ASSERT_EQ((*out)[s].shape(), shapes[s]);
+      std::vector<double> got = elements<double>((*out)[s]);
+      std::vector<uint64_t> bits =
+          threefry::randomBits64(key, got.size(), partitionable());
+      for (size_t e = 0; e < got.size(); ++e) {
+        std::string where = describe(key) + ", " + typeOf(shapes[s], "f64") +
+                            " element " + std::to_string(e) + ": got " +
+                            std::to_string(got[e]);
+        double host = normalFromBits64(bits[e]);
+        if (bitCast<uint64_t>(got[e]) != bitCast<uint64_t>(host))
+          notExact.add(where + ", host ErfInv64 " + std::to_string(host));
+
+        double u = normalInput64(bits[e]);
+        int branch = erfInv64Branch(u);
+        ++perBranch[branch];
+        long double reference = std::sqrt(2.0L) * erfinvOfSqrtOverSqrt(u * u) *
+                                static_cast<long double>(u);
+        double ulps = static_cast<double>(std::fabs(got[e] - reference)) /
+                      ulpOf64(static_cast<double>(reference));
+        worst[branch] = std::max(worst[branch], ulps);
+        if (ulps > 6.0)
+          notNear.add(where + " is " + std::to_string(ulps) + " ulp from " +
+                      std::to_string(static_cast<double>(reference)));
+      }
+    }
+  }
+  EXPECT_EQ(notExact.size(), 0u) << notExact.report();
+  EXPECT_EQ(notNear.size(), 0u) << notNear.report();
+  for (int b = 0; b < 3; ++b) {
+    EXPECT_GT(perBranch[b], 0) << "no sample used ErfInv64 polynomial " << b;
+    RecordProperty("samples_polynomial_" + std::to_string(b),
+                   static_cast<int>(perBranch[b]));
+    RecordProperty("max_ulp_vs_long_double_polynomial_" + std::to_string(b),
+                   std::to_string(worst[b]));
   }
 }
 
@@ -912,6 +1124,35 @@ TEST(RandomJitPublished, JaxDocumentationPartitionable) {
     expectNormalNear(static_cast<float>(value), *sub[kNormal].dataAs<float>());
     key = keyAt(d, kSplit2, 0);
   }
+}
+
+// tests/random_test.py with x64 on (jax_threefry_partitionable=False): the
+// 64-bit words of testRngRandomBits (PRNGKey(1701), shape (3,)) and the
+// uint64 "bits" entry of _RANDOM_VALUES_CASES (PRNGKey(zlib.adler32(
+// "bitsthreefry2x32")), shape (5,)). JAX publishes no float64 uniform or
+// normal values; those are built from these words by the formulas the
+// tests above check.
+TEST(RandomJitPublished, JaxRandomBits64) {
+  auto exe = compile(R"mlir(
+func.func @main(%key: tensor<2xi32>) -> (tensor<3xi64>, tensor<5xi64>) {
+  %a = loom.random.bits %key : tensor<3xi64>
+  %b = loom.random.bits %key : tensor<5xi64>
+  return %a, %b : tensor<3xi64>, tensor<5xi64>
+})mlir");
+  ASSERT_TRUE(exe) << exe.message();
+  Key k1701 = keyOfSeed(1701);
+  auto out = exe->call({keyView(k1701)});
+  ASSERT_TRUE(out) << out.message();
+  EXPECT_EQ(elements<uint64_t>((*out)[0]),
+            (std::vector<uint64_t>{3982329540505020460u, 16822122385914693683u,
+                                   7882654074788531506u}));
+  Key bitsKey = keyOfSeed(adler32("bitsthreefry2x32"));
+  out = exe->call({keyView(bitsKey)});
+  ASSERT_TRUE(out) << out.message();
+  EXPECT_EQ(elements<uint64_t>((*out)[1]),
+            (std::vector<uint64_t>{17649965731882839947u, 1415307058040849897u,
+                                   8282622628079774249u, 14024425113645909402u,
+                                   2012979996110532418u}));
 }
 
 // The published values above are exact for the setting they were printed

@@ -76,3 +76,31 @@ TEST(Threefry, FoldInHashesZeroAndData) {
   auto y = block(key, {0u, 5u});
   EXPECT_EQ(foldIn(key, 5u), (Key{y[0], y[1]}));
 }
+
+// bits(key, (n,), uint64) with x64 on and jax_threefry_partitionable=False,
+// from JAX's tests/random_test.py: testRngRandomBits (PRNGKey(1701)) and the
+// uint64 "bits" entry of _RANDOM_VALUES_CASES, whose seed is
+// zlib.adler32(b"bitsthreefry2x32") = 942802475.
+TEST(Threefry, RandomBits64MatchesJax) {
+  EXPECT_EQ(randomBits64(prngKey(1701), 3, false),
+            (std::vector<uint64_t>{3982329540505020460u, 16822122385914693683u,
+                                   7882654074788531506u}));
+  EXPECT_EQ(randomBits64(Key{0u, 942802475u}, 5, false),
+            (std::vector<uint64_t>{17649965731882839947u, 1415307058040849897u,
+                                   8282622628079774249u, 14024425113645909402u,
+                                   2012979996110532418u}));
+}
+
+// Partitionable 64-bit words join the two outputs of block (0, i), high
+// first; they do not depend on how many are drawn. Without partitionable
+// they do: n words hash the counts (i, n + i).
+TEST(Threefry, RandomBits64Layout) {
+  Key key = prngKey(3);
+  std::vector<uint64_t> a = randomBits64(key, 2, true);
+  std::vector<uint64_t> b = randomBits64(key, 5, true);
+  EXPECT_TRUE(std::equal(a.begin(), a.end(), b.begin()));
+  auto y = block(key, {0u, 1u});
+  EXPECT_EQ(a[1], (uint64_t(y[0]) << 32) | y[1]);
+  auto z = block(key, {1u, 6u});
+  EXPECT_EQ(randomBits64(key, 5, false)[1], (uint64_t(z[0]) << 32) | z[1]);
+}

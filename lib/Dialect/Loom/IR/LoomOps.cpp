@@ -12,6 +12,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace mlir::loom;
@@ -352,10 +353,19 @@ OpFoldResult RandomBitsOp::fold(FoldAdaptor adaptor) {
     return {};
   auto tensor = dyn_cast<RankedTensorType>(getType());
   size_t n = tensor ? tensor.getNumElements() : 1;
-  std::vector<uint32_t> bits = threefry::randomBits(*key, n, getPartitionable());
+  unsigned width = getElementTypeOrSelf(getType()).getIntOrFloatBitWidth();
+  SmallVector<APInt> words;
+  words.reserve(n);
+  if (width == 64) {
+    for (uint64_t w : threefry::randomBits64(*key, n, getPartitionable()))
+      words.emplace_back(64, w);
+  } else {
+    for (uint32_t w : threefry::randomBits(*key, n, getPartitionable()))
+      words.emplace_back(32, w);
+  }
   if (!tensor)
-    return IntegerAttr::get(getType(), APInt(32, bits[0]));
-  return wordsAttr(tensor, bits);
+    return IntegerAttr::get(getType(), words[0]);
+  return DenseElementsAttr::get(tensor, words);
 }
 
 #define GET_OP_CLASSES

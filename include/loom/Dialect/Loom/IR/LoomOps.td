@@ -219,51 +219,74 @@ def Loom_RandomFoldInOp : Loom_RandomOp<"fold_in"> {
 }
 
 def Loom_RandomBitsOp : Loom_RandomOp<"bits"> {
-  let summary = "jax.random.bits(key, shape) with 32-bit words";
+  let summary = "jax.random.bits(key, shape) with 32- or 64-bit words";
   let description = [{
-    Uniformly random 32-bit words (read as unsigned) of the result's shape.
+    Uniformly random words (read as unsigned) of the result's shape. `i32`
+    words are `jax.random.bits(key, shape, uint32)`; `i64` words are
+    `jax.random.bits(key, shape, uint64)` with x64 on, which does not widen
+    the 32-bit words but hashes its own: without `partitionable`, word `i` of
+    `n` joins the two outputs of the threefry block `(i, n + i)`, high word
+    first; with it, those of the block `(0, i)`.
 
     ```mlir
     %b = loom.random.bits %k : tensor<4xi32>
+    %w = loom.random.bits %k : i64
     ```
   }];
   let arguments = (ins Loom_Key:$key, UnitAttr:$partitionable);
-  let results = (outs AnyTypeOf<[I32, StaticShapeTensorOf<[I32]>]>:$bits);
+  let results = (outs AnyTypeOf<[I32, I64, StaticShapeTensorOf<[I32, I64]>]>:
+                 $bits);
   let assemblyFormat = "$key attr-dict `:` type($bits)";
   let hasFolder = 1;
 }
 
-def Loom_RandomUniformOp : Loom_RandomOp<"uniform"> {
-  let summary = "jax.random.uniform(key, shape, float32, minval, maxval)";
+// The float types JAX's uniform and normal draw: float32, and float64 with
+// x64 on (from 64-bit words, so a float64 sample is not a widened float32
+// one).
+def Loom_RandomFloat : AnyTypeOf<[F32, F64, StaticShapeTensorOf<[F32, F64]>]>;
+
+def Loom_RandomUniformOp : Loom_RandomOp<"uniform", [
+    TypesMatchWith<"minval has the result's element type", "result", "minval",
+                   "::mlir::getElementTypeOrSelf($_self)">,
+    TypesMatchWith<"maxval has the result's element type", "result", "maxval",
+                   "::mlir::getElementTypeOrSelf($_self)">]> {
+  let summary = "jax.random.uniform(key, shape, dtype, minval, maxval)";
   let description = [{
-    Uniform float32 samples in `[minval, maxval)`, built from the top 23 bits
-    of each random word exactly as JAX does (mantissa trick, then
-    `max(minval, u * (maxval - minval) + minval)`).
+    Uniform samples in `[minval, maxval)` of `float32` or `float64`, built
+    exactly as JAX does: the top 23 (52) bits of each 32-bit (64-bit) random
+    word become the mantissa of a float in `[1, 2)`, which is shifted to
+    `[0, 1)`, scaled, and clamped below: `max(minval, u * (maxval - minval) +
+    minval)`. The bounds have the result's element type.
 
     ```mlir
     %u = loom.random.uniform %k, %lo, %hi : tensor<1xf32>
+    %v = loom.random.uniform %k, %lo64, %hi64 : f64
     ```
   }];
-  let arguments = (ins Loom_Key:$key, F32:$minval, F32:$maxval,
+  let arguments = (ins Loom_Key:$key, AnyTypeOf<[F32, F64]>:$minval,
+                       AnyTypeOf<[F32, F64]>:$maxval,
                        UnitAttr:$partitionable);
-  let results = (outs AnyTypeOf<[F32, StaticShapeTensorOf<[F32]>]>:$result);
+  let results = (outs Loom_RandomFloat:$result);
   let assemblyFormat = [{
     $key `,` $minval `,` $maxval attr-dict `:` type($result)
   }];
 }
 
 def Loom_RandomNormalOp : Loom_RandomOp<"normal"> {
-  let summary = "jax.random.normal(key, shape, float32)";
+  let summary = "jax.random.normal(key, shape, dtype)";
   let description = [{
-    Standard normal float32 samples: `sqrt(2) * erfinv(u)` with `u` uniform
-    in `[nextafter(-1, 0), 1)` and XLA's float32 `erfinv` polynomial.
+    Standard normal samples: `sqrt(2) * erfinv(u)` with `u` uniform in
+    `[nextafter(-1, 0), 1)` and XLA's `erfinv` polynomial, Giles'
+    single-precision one for `float32` and his double-precision one for
+    `float64` (drawn from 64-bit words, as JAX does with x64 on).
 
     ```mlir
     %n = loom.random.normal %k : tensor<1xf32>
+    %m = loom.random.normal %k : f64
     ```
   }];
   let arguments = (ins Loom_Key:$key, UnitAttr:$partitionable);
-  let results = (outs AnyTypeOf<[F32, StaticShapeTensorOf<[F32]>]>:$result);
+  let results = (outs Loom_RandomFloat:$result);
   let assemblyFormat = "$key attr-dict `:` type($result)";
 }
 
