@@ -69,6 +69,20 @@ def LoomCarryInPlace : Pass<"loom-carry-in-place"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def LoomInlineBatchedCallees
+    : Pass<"loom-inline-batched-callees", "ModuleOp"> {
+  let summary = "Inline the functions loom-vmap batched at their calls";
+  let description = [{
+    A batched callee (marked `loom.batched` by `loom-vmap`) returns fresh
+    batch-sized tensors: called in a loop, it allocates them on every
+    iteration. Inlined, its buffers are the loop's, which
+    `buffer-loop-hoisting` then allocates once. Scalar callees are left to
+    LLVM, which inlines what pays: inlining them all here costs compile time
+    (a fifth of the SDE solve's) for nothing. Callees left without calls
+    are erased.
+  }];
+}
+
 def LoomCopySlicedCallOperands
     : Pass<"loom-copy-sliced-call-operands", "ModuleOp"> {
   let summary = "Pass a slice at a dynamic offset to a call as a tensor of "

@@ -23,9 +23,8 @@ using namespace mlir;
 static constexpr const char *kBufferizeStages[] = {
     "convert-mesh-to-loom-runtime",
     // Batched callees return fresh batch-sized tensors; inlined, their
-    // buffers can be hoisted out of the caller's loops with the rest. The
-    // threefry and erfinv helpers come later and stay calls.
-    "inline",
+    // buffers can be hoisted out of the caller's loops with the rest.
+    "loom-inline-batched-callees",
     "loom-copy-sliced-call-operands",
     "convert-loom-to-standard",
     "canonicalize",

@@ -353,6 +353,20 @@ func.func @unknown_strategy(%n: i1) {
 
 // -----
 
+// loom.batched marks functions, and carries no value.
+// expected-error @+1 {{'loom.batched' is a unit attribute on functions}}
+func.func private @batched_with_value() attributes {loom.batched = 1 : i64}
+
+// -----
+
+func.func @batched_on_an_op() {
+  // expected-error @+1 {{'loom.batched' is a unit attribute on functions}}
+  "test.op"() {loom.batched} : () -> ()
+  return
+}
+
+// -----
+
 // Unknown loom attributes on operations are errors.
 func.func @unknown_op_attr() {
   // expected-error @+1 {{unknown operation attribute 'loom.bogus'}}

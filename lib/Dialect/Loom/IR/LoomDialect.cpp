@@ -199,6 +199,12 @@ LogicalResult LoomDialect::verifyRegionResultAttribute(Operation *op,
 LogicalResult LoomDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef attrName = attr.getName().getValue();
+  if (attrName == kBatchedAttrName) {
+    if (!isa<FunctionOpInterface>(op) || !isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << attrName
+                             << "' is a unit attribute on functions";
+    return success();
+  }
   if (attrName == kLoopsAttrName) {
     if (!isa<ModuleOp>(op) || !isa<ArrayAttr>(attr.getValue()))
       return op->emitError() << "'" << attrName

@@ -567,6 +567,7 @@ FailureOr<BatchedFunc> VmapExpander::getBatched(func::FuncOp callee,
           .str(),
       FunctionType::get(module.getContext(), inputs, results));
   func.setPrivate();
+  func->setAttr(LoomDialect::kBatchedAttrName, UnitAttr::get(module.getContext()));
   for (unsigned i = 0; i < callee.getNumArguments(); ++i) {
     if (Attribute name = callee.getArgAttr(i, LoomDialect::kNameAttrName))
       func.setArgAttr(i, LoomDialect::kNameAttrName, name);

@@ -55,6 +55,9 @@ def Loom_Dialect : Dialect {
         "loom.batch_axis";
     /// Argument attribute marking the i64 shard context loom-shard adds.
     static constexpr ::llvm::StringLiteral kContextAttrName = "loom.context";
+    /// Function attribute marking a clone loom-vmap batched, which
+    /// loom-inline-batched-callees inlines at its calls.
+    static constexpr ::llvm::StringLiteral kBatchedAttrName = "loom.batched";
     /// Module attribute: the loops loom-count-loop-iterations numbered.
     static constexpr ::llvm::StringLiteral kLoopsAttrName = "loom.loops";
     /// Loop attribute pinning the vmap lowering strategy of one loop.
