@@ -129,6 +129,11 @@ public:
 
   /// Calls the entry with one buffer per argument, in order; trailing
   /// arguments that have defaults may be left out. Inputs are read in place.
+  /// Besides what the compiled code allocates itself, a call allocates only
+  /// its outputs: the returned vector, and each output's shape and bytes. A
+  /// tensor's bytes are the block the compiled code wrote it to, unless that
+  /// is a constant, an input or another output's. On a mesh, each shard's
+  /// part of a split output is allocated too, then joined into the output.
   Result<std::vector<HostBuffer>>
   call(const std::vector<HostBuffer> &inputs) const;
 

@@ -8,7 +8,6 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <set>
 
 using namespace loom;
 using namespace loom::detail;
@@ -36,42 +35,56 @@ ResultLayout loom::detail::layoutResults(const std::vector<ValueInfo> &results) 
   return layout;
 }
 
-void loom::detail::packArguments(const std::vector<ValueInfo> &signature,
-                                 const std::vector<const HostBuffer *> &inputs,
-                                 const ResultLayout &layout,
-                                 PackedCall &call, int64_t *context) {
+void loom::detail::packArguments(llvm::ArrayRef<ValueInfo> signature,
+                                 llvm::ArrayRef<const HostBuffer *> inputs,
+                                 const ResultLayout &layout, PackedCall &call,
+                                 ShardArguments *shard) {
   call.descriptors.clear();
+  call.sizesAndStrides.clear();
   call.pointers.clear();
-  // Reserve first: pointers into the descriptors must stay valid.
-  call.descriptors.reserve(inputs.size());
+  // Reserve first: pointers into the descriptors and sizes must stay valid.
+  size_t tensors = 0, words = 0;
+  for (const ValueInfo &info : signature) {
+    tensors += !info.shape.empty();
+    words += 2 * info.shape.size();
+  }
+  call.descriptors.reserve(tensors);
+  call.sizesAndStrides.reserve(words);
   for (size_t i = 0; i < inputs.size(); ++i) {
     const HostBuffer &buffer = *inputs[i];
-    void *data = const_cast<void *>(buffer.data());
+    auto *data = static_cast<uint8_t *>(const_cast<void *>(buffer.data()));
     if (signature[i].shape.empty()) {
       call.pointers.push_back(data);
       continue;
     }
     size_t rank = buffer.rank();
+    size_t first = call.sizesAndStrides.size();
+    call.sizesAndStrides.resize(first + 2 * rank);
+    int64_t *sizes = &call.sizesAndStrides[first];
+    int64_t *strides = sizes + rank;
+    int64_t stride = 1;
+    for (size_t k = rank; k-- > 0;) {
+      sizes[k] = buffer.shape()[k];
+      strides[k] = stride;
+      stride *= buffer.shape()[k];
+    }
+    if (shard && shard->split[i]) {
+      data += shard->laneBegin * strides[0] * elementSize(buffer.dtype());
+      sizes[0] = shard->laneEnd - shard->laneBegin;
+    }
     Descriptor &d = call.descriptors.emplace_back();
     d.allocated = data;
     d.aligned = data;
     d.offset = 0;
-    d.sizesAndStrides.resize(2 * rank);
-    int64_t stride = 1;
-    for (size_t k = rank; k-- > 0;) {
-      d.sizesAndStrides[k] = buffer.shape()[k];
-      d.sizesAndStrides[rank + k] = stride;
-      stride *= buffer.shape()[k];
-    }
     call.pointers.push_back(&d.allocated);
     call.pointers.push_back(&d.aligned);
     call.pointers.push_back(&d.offset);
-    for (int64_t &v : d.sizesAndStrides)
-      call.pointers.push_back(&v);
+    for (size_t k = 0; k < 2 * rank; ++k)
+      call.pointers.push_back(&sizes[k]);
   }
-  if (context)
-    call.pointers.push_back(context);
-  call.results.assign(layout.size, 0);
+  if (shard)
+    call.pointers.push_back(&shard->context);
+  call.results.assign((layout.size + 7) / 8, 0);
   if (layout.size)
     call.pointers.push_back(call.results.data());
 }
@@ -80,77 +93,120 @@ void loom::detail::packArguments(const std::vector<ValueInfo> &signature,
 /// buffer nobody may free.
 static void *const kGlobalSentinel = reinterpret_cast<void *>(0xdeadbeef);
 
-Result<std::vector<HostBuffer>>
-loom::detail::unpackResults(const std::vector<ValueInfo> &results,
-                            const ResultLayout &layout, PackedCall &call,
-                            const std::vector<const HostBuffer *> &inputs) {
-  std::vector<HostBuffer> outputs;
-  outputs.reserve(results.size());
-  std::set<void *> toFree;
-  std::set<const void *> inputData;
-  for (const HostBuffer *in : inputs)
-    inputData.insert(in->data());
-  Status failure = Status::success();
-  for (size_t i = 0; i < results.size(); ++i) {
-    const uint8_t *field = call.results.data() + layout.offsets[i];
-    const ValueInfo &info = results[i];
-    std::vector<int64_t> shape;
-    const uint8_t *src = field;
-    std::vector<int64_t> strides;
-    if (!info.shape.empty()) {
-      size_t rank = info.shape.size();
-      void *allocated, *aligned;
-      int64_t offset;
-      std::memcpy(&allocated, field, 8);
-      std::memcpy(&aligned, field + 8, 8);
-      std::memcpy(&offset, field + 16, 8);
-      shape.resize(rank);
-      strides.resize(rank);
-      std::memcpy(shape.data(), field + 24, 8 * rank);
-      std::memcpy(strides.data(), field + 24 + 8 * rank, 8 * rank);
-      src = static_cast<const uint8_t *>(aligned) +
-            offset * elementSize(info.dtype);
-      if (allocated && allocated != kGlobalSentinel &&
-          !inputData.count(allocated))
-        toFree.insert(allocated);
+namespace {
+/// A block the compiled code allocated for results; several results may
+/// share one, which at most one of them adopts.
+struct ResultBlock {
+  void *allocated;
+  bool adopted;
+};
+} // namespace
+
+/// The block behind a tensor result the caller must free or adopt, or null
+/// when the memory is not the call's to give away: a constant, or an input.
+static ResultBlock *resultBlock(void *allocated, const PackedCall &call,
+                                llvm::SmallVectorImpl<ResultBlock> &blocks) {
+  if (!allocated || allocated == kGlobalSentinel)
+    return nullptr;
+  for (const Descriptor &d : call.descriptors)
+    if (d.allocated == allocated)
+      return nullptr;
+  for (ResultBlock &block : blocks)
+    if (block.allocated == allocated)
+      return &block;
+  return &blocks.emplace_back(ResultBlock{allocated, false});
+}
+
+/// Copies the scalar result at `field` into a buffer of its own.
+static Result<HostBuffer> unpackScalar(DType dtype, const uint8_t *field) {
+  Result<HostBuffer> out = HostBuffer::zeros(dtype, {});
+  if (out)
+    std::memcpy(out->data(), field, elementSize(dtype));
+  return out;
+}
+
+/// Reads the tensor result whose descriptor is at `field`.
+static Result<HostBuffer>
+unpackTensor(const ValueInfo &info, const uint8_t *field,
+             const PackedCall &call,
+             llvm::SmallVectorImpl<ResultBlock> &blocks) {
+  size_t rank = info.shape.size();
+  void *allocated, *aligned;
+  int64_t offset;
+  std::memcpy(&allocated, field, 8);
+  std::memcpy(&aligned, field + 8, 8);
+  std::memcpy(&offset, field + 16, 8);
+  std::vector<int64_t> shape(rank);
+  std::memcpy(shape.data(), field + 24, 8 * rank);
+  auto stride = [&](size_t k) {
+    int64_t s;
+    std::memcpy(&s, field + 24 + 8 * (rank + k), 8);
+    return s;
+  };
+  size_t esize = elementSize(info.dtype);
+  auto *src = static_cast<uint8_t *>(aligned) + offset * esize;
+  // Results are row-major unless bufferization chose a strided view.
+  bool contiguous = true;
+  int64_t expect = 1;
+  for (size_t k = rank; k-- > 0;) {
+    if (shape[k] != 1 && stride(k) != expect)
+      contiguous = false;
+    expect *= shape[k];
+  }
+
+  ResultBlock *block = resultBlock(allocated, call, blocks);
+  if (block && !block->adopted && contiguous) {
+    Result<HostBuffer> out =
+        HostBuffer::adopt(info.dtype, std::move(shape), allocated, src);
+    block->adopted = out.ok();
+    return out;
+  }
+
+  Result<HostBuffer> out = HostBuffer::zeros(info.dtype, std::move(shape));
+  if (!out)
+    return out;
+  auto *dst = static_cast<uint8_t *>(out->data());
+  if (contiguous) {
+    std::memcpy(dst, src, out->byteSize());
+    return out;
+  }
+  llvm::SmallVector<int64_t, 8> index(rank, 0);
+  const std::vector<int64_t> &sizes = out->shape();
+  for (int64_t n = 0; n < out->numElements(); ++n) {
+    int64_t off = 0;
+    for (size_t k = 0; k < rank; ++k)
+      off += index[k] * stride(k);
+    std::memcpy(dst + n * esize, src + off * esize, esize);
+    for (size_t k = rank; k-- > 0;) {
+      if (++index[k] < sizes[k])
+        break;
+      index[k] = 0;
     }
-    Result<HostBuffer> out = HostBuffer::zeros(info.dtype, shape);
+  }
+  return out;
+}
+
+Status loom::detail::unpackResults(llvm::ArrayRef<ValueInfo> results,
+                                   const ResultLayout &layout,
+                                   const PackedCall &call,
+                                   llvm::function_ref<void(HostBuffer)> emit) {
+  llvm::SmallVector<ResultBlock, 4> blocks;
+  Status failure = Status::success();
+  const auto *fields = reinterpret_cast<const uint8_t *>(call.results.data());
+  for (size_t i = 0; i < results.size(); ++i) {
+    const uint8_t *field = fields + layout.offsets[i];
+    const ValueInfo &info = results[i];
+    Result<HostBuffer> out = info.shape.empty()
+                                 ? unpackScalar(info.dtype, field)
+                                 : unpackTensor(info, field, call, blocks);
     if (!out) {
       failure = out.status();
       continue;
     }
-    // Results are row-major unless bufferization chose a strided view; copy
-    // element by element in that case.
-    size_t esize = elementSize(info.dtype);
-    bool contiguous = true;
-    int64_t expect = 1;
-    for (size_t k = shape.size(); k-- > 0;) {
-      if (shape[k] != 1 && strides[k] != expect)
-        contiguous = false;
-      expect *= shape[k];
-    }
-    uint8_t *dst = static_cast<uint8_t *>(out->data());
-    if (contiguous) {
-      std::memcpy(dst, src, out->byteSize());
-    } else {
-      std::vector<int64_t> index(shape.size(), 0);
-      for (int64_t n = 0; n < out->numElements(); ++n) {
-        int64_t off = 0;
-        for (size_t k = 0; k < shape.size(); ++k)
-          off += index[k] * strides[k];
-        std::memcpy(dst + n * esize, src + off * esize, esize);
-        for (size_t k = shape.size(); k-- > 0;) {
-          if (++index[k] < shape[k])
-            break;
-          index[k] = 0;
-        }
-      }
-    }
-    outputs.push_back(out.take());
+    emit(out.take());
   }
-  for (void *p : toFree)
-    std::free(p);
-  if (!failure.ok())
-    return failure;
-  return outputs;
+  for (const ResultBlock &block : blocks)
+    if (!block.adopted)
+      std::free(block.allocated);
+  return failure;
 }

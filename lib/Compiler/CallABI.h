@@ -19,6 +19,10 @@
 
 #include "loom/Loom.h"
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -34,36 +38,54 @@ struct ResultLayout {
 /// Computes the C layout (natural alignment) of the lowered result struct.
 ResultLayout layoutResults(const std::vector<ValueInfo> &results);
 
-/// The unpacked descriptor of one rank-r memref argument.
+/// The pointers and offset of one memref argument's unpacked descriptor;
+/// its sizes and strides are in PackedCall::sizesAndStrides.
 struct Descriptor {
   void *allocated;
   void *aligned;
   int64_t offset;
-  std::vector<int64_t> sizesAndStrides;
 };
 
-/// Storage for the packed arguments of one call; pointers into it are valid
-/// while it lives and is not resized.
+/// Storage for the packed arguments of one call, kept on the caller's stack:
+/// the inline capacities hold the seed programs' calls, so packing them
+/// allocates nothing. Pointers into it are valid while it lives and is not
+/// packed again.
 struct PackedCall {
-  std::vector<Descriptor> descriptors;
-  std::vector<void *> pointers;
-  std::vector<uint8_t> results;
+  llvm::SmallVector<Descriptor, 8> descriptors;
+  /// The sizes, then the strides, of each descriptor in turn.
+  llvm::SmallVector<int64_t, 32> sizesAndStrides;
+  llvm::SmallVector<void *, 64> pointers;
+  /// The returned struct, in words: none of its fields is aligned beyond 8.
+  llvm::SmallVector<uint64_t, 32> results;
+};
+
+/// What one shard of a mesh passes besides the inputs: only its own rows
+/// [laneBegin, laneEnd) of axis 0 of the split inputs, and its context.
+struct ShardArguments {
+  /// Per input, whether axis 0 is split across shards.
+  const std::vector<bool> &split;
+  int64_t laneBegin, laneEnd;
+  /// The shard's ABI handle, the entry's last argument.
+  int64_t context;
 };
 
 /// Fills `call` with pointers to `inputs` (already checked against the
-/// signature), then to `*context` when the entry takes a shard context, and
-/// room for the results.
-void packArguments(const std::vector<ValueInfo> &signature,
-                   const std::vector<const HostBuffer *> &inputs,
+/// signature), then to the shard's context when there is a shard, and room
+/// for the results.
+void packArguments(llvm::ArrayRef<ValueInfo> signature,
+                   llvm::ArrayRef<const HostBuffer *> inputs,
                    const ResultLayout &layout, PackedCall &call,
-                   int64_t *context = nullptr);
+                   ShardArguments *shard = nullptr);
 
-/// Copies the results out of the returned struct into owned buffers and
-/// frees the memory the compiled code allocated for them.
-Result<std::vector<HostBuffer>>
-unpackResults(const std::vector<ValueInfo> &results, const ResultLayout &layout,
-              PackedCall &call,
-              const std::vector<const HostBuffer *> &inputs);
+/// Reads the results of a call into owned buffers and passes them to `emit`
+/// in order (leaving out any that fail). A tensor result in a contiguous
+/// block the compiled code malloc'd is adopted as it is; every other result
+/// (a scalar, a constant, a view of an input or of another result, a strided
+/// view) is copied into a buffer of its own. The blocks no output adopted
+/// are freed.
+Status unpackResults(llvm::ArrayRef<ValueInfo> results,
+                     const ResultLayout &layout, const PackedCall &call,
+                     llvm::function_ref<void(HostBuffer)> emit);
 
 } // namespace loom::detail
 

@@ -48,6 +48,10 @@ struct Executable::Impl {
   /// Groups of (input, axis) whose dynamic sizes must agree: the batch axes
   /// of the operands one loom.vmap maps over together.
   std::vector<std::vector<std::pair<size_t, size_t>>> batchGroups;
+  /// Per input, its `loom.default` as a scalar buffer, built once: every
+  /// call may pass the same one, since compiled code never writes a scalar
+  /// argument.
+  std::vector<std::optional<HostBuffer>> defaults;
   ResultLayout resultLayout;
   CompileTimes times;
   // The context must outlive the engine's use of the module; keep both.
@@ -331,6 +335,33 @@ void initializeLLVMOnce() {
 
 } // namespace
 
+/// The `loom.default` of a scalar argument, as a buffer.
+static Result<HostBuffer> defaultBuffer(const ValueInfo &info) {
+  Result<HostBuffer> buffer = HostBuffer::zeros(info.dtype, {});
+  if (!buffer)
+    return buffer;
+  double v = *info.defaultValue;
+  switch (info.dtype) {
+  case DType::F32:
+    *buffer->dataAs<float>() = static_cast<float>(v);
+    break;
+  case DType::F64:
+    *buffer->dataAs<double>() = v;
+    break;
+  case DType::I32:
+  case DType::U32:
+    *buffer->dataAs<int32_t>() = static_cast<int32_t>(v);
+    break;
+  case DType::I64:
+    *buffer->dataAs<int64_t>() = static_cast<int64_t>(v);
+    break;
+  case DType::I1:
+    *buffer->dataAs<uint8_t>() = v != 0;
+    break;
+  }
+  return buffer;
+}
+
 static Result<Executable> compileBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
                                         const CompileOptions &options) {
   if (Status s = checkOptions(options); !s.ok())
@@ -359,6 +390,15 @@ static Result<Executable> compileBuffer(std::unique_ptr<llvm::MemoryBuffer> buff
                          " in the program");
   if (Status s = describeEntry(entry, *impl); !s.ok())
     return s;
+  for (const ValueInfo &info : impl->inputs) {
+    std::optional<HostBuffer> &def = impl->defaults.emplace_back();
+    if (!info.defaultValue)
+      continue;
+    Result<HostBuffer> buffer = defaultBuffer(info);
+    if (!buffer)
+      return buffer.status();
+    def = buffer.take();
+  }
   keepReachable(*module, entry);
   impl->times.parse = secondsSince(start);
 
@@ -478,22 +518,11 @@ static Status checkInput(const ValueInfo &info, size_t index,
                        ", got " + buffer.typeString());
 }
 
-/// A view of rows [begin, end) of a buffer split along axis 0.
-static HostBuffer rows(const HostBuffer &buffer, int64_t begin, int64_t end) {
-  std::vector<int64_t> shape = buffer.shape();
-  size_t rowBytes = shape[0] ? buffer.byteSize() / shape[0] : 0;
-  shape[0] = end - begin;
-  auto *data = static_cast<uint8_t *>(const_cast<void *>(buffer.data()));
-  // A view of valid memory with a valid shape cannot fail.
-  return HostBuffer::view(buffer.dtype(), shape, data + begin * rowBytes)
-      .take();
-}
-
 /// Runs the entry on every shard of the mesh, each on its own rows of the
 /// split inputs, and joins the split outputs in shard order.
 static Result<std::vector<HostBuffer>>
 callOnMesh(const Executable::Impl &impl,
-           const std::vector<const HostBuffer *> &inputs) {
+           llvm::ArrayRef<const HostBuffer *> inputs) {
   int64_t batch = -1;
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (!impl.inputSplit[i])
@@ -509,46 +538,40 @@ callOnMesh(const Executable::Impl &impl,
   if (batch < 0)
     batch = 0;
   int32_t shards = impl.mesh->numShards();
-  std::vector<std::vector<HostBuffer>> perShard(shards);
+  // Each shard's outputs, until they are joined.
+  using ShardOutputs = llvm::SmallVector<HostBuffer, 4>;
+  llvm::SmallVector<ShardOutputs, 16> perShard(shards);
   Status status = impl.mesh->run(batch, [&](ShardContext &shard) -> Status {
-    std::vector<HostBuffer> views;
-    views.reserve(inputs.size());
-    std::vector<const HostBuffer *> args;
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      if (impl.inputSplit[i])
-        views.push_back(rows(*inputs[i], shard.laneBegin, shard.laneEnd));
-      else
-        views.push_back(*inputs[i]);
-      args.push_back(&views.back());
-    }
+    ShardArguments slice{impl.inputSplit, shard.laneBegin, shard.laneEnd,
+                         shard.abiHandle()};
     PackedCall packed;
-    int64_t ctx = shard.abiHandle();
-    packArguments(impl.inputs, args, impl.resultLayout, packed, &ctx);
+    packArguments(impl.inputs, inputs, impl.resultLayout, packed, &slice);
     impl.entry(packed.pointers.data());
-    auto outs = unpackResults(impl.outputs, impl.resultLayout, packed, args);
-    if (!outs)
-      return outs.status();
-    perShard[shard.shard] = outs.take();
-    return Status::success();
+    ShardOutputs &outputs = perShard[shard.shard];
+    return unpackResults(
+        impl.outputs, impl.resultLayout, packed,
+        [&](HostBuffer output) { outputs.push_back(std::move(output)); });
   });
   if (!status.ok())
     return status;
 
   std::vector<HostBuffer> joined;
+  joined.reserve(impl.outputs.size());
   for (size_t r = 0; r < impl.outputs.size(); ++r) {
-    if (!impl.outputSplit[r]) {
+    if (!impl.outputSplit[r] || shards == 1) {
       joined.push_back(std::move(perShard[0][r]));
       continue;
     }
     std::vector<int64_t> shape = perShard[0][r].shape();
     shape[0] = 0;
-    for (auto &outs : perShard)
+    for (ShardOutputs &outs : perShard)
       shape[0] += outs[r].shape()[0];
-    Result<HostBuffer> whole = HostBuffer::zeros(impl.outputs[r].dtype, shape);
+    Result<HostBuffer> whole =
+        HostBuffer::zeros(impl.outputs[r].dtype, std::move(shape));
     if (!whole)
       return whole.status();
     auto *dst = static_cast<uint8_t *>(whole->data());
-    for (auto &outs : perShard) {
+    for (ShardOutputs &outs : perShard) {
       std::memcpy(dst, outs[r].data(), outs[r].byteSize());
       dst += outs[r].byteSize();
     }
@@ -605,98 +628,25 @@ Result<size_t> Executable::inputIndex(const std::string &name) const {
                        known + ")");
 }
 
-static Result<HostBuffer> defaultBuffer(const ValueInfo &info) {
-  Result<HostBuffer> buffer = HostBuffer::zeros(info.dtype, {});
-  if (!buffer)
-    return buffer;
-  double v = *info.defaultValue;
-  switch (info.dtype) {
-  case DType::F32:
-    *buffer->dataAs<float>() = static_cast<float>(v);
-    break;
-  case DType::F64:
-    *buffer->dataAs<double>() = v;
-    break;
-  case DType::I32:
-  case DType::U32:
-    *buffer->dataAs<int32_t>() = static_cast<int32_t>(v);
-    break;
-  case DType::I64:
-    *buffer->dataAs<int64_t>() = static_cast<int64_t>(v);
-    break;
-  case DType::I1:
-    *buffer->dataAs<uint8_t>() = v != 0;
-    break;
-  }
-  return buffer;
-}
-
-Result<std::vector<HostBuffer>>
-Executable::callNamed(const std::map<std::string, HostBuffer> &named) const {
-  std::vector<const HostBuffer *> slots(impl->inputs.size(), nullptr);
-  for (const auto &[name, buffer] : named) {
-    Result<size_t> index = inputIndex(name);
-    if (!index)
-      return index.status();
-    if (slots[*index])
-      return Status::error("input '" + impl->inputs[*index].name +
-                           "' is given twice");
-    slots[*index] = &buffer;
-  }
-  std::vector<HostBuffer> filled;
-  filled.reserve(slots.size());
-  std::vector<HostBuffer> ordered;
-  for (size_t i = 0; i < slots.size(); ++i) {
-    if (slots[i]) {
-      // A view: copying an owned buffer would copy its bytes on every call.
-      const HostBuffer &given = *slots[i];
-      Result<HostBuffer> view =
-          HostBuffer::view(given.dtype(), given.shape(),
-                           const_cast<void *>(given.data()));
-      if (!view)
-        return view.status();
-      ordered.push_back(view.take());
-      continue;
-    }
-    const ValueInfo &info = impl->inputs[i];
-    if (!info.defaultValue)
-      return Status::error("input '" + info.name + "' (#" + std::to_string(i) +
-                           ") is missing and has no default");
-    Result<HostBuffer> def = defaultBuffer(info);
-    if (!def)
-      return def.status();
-    ordered.push_back(def.take());
-  }
-  return call(ordered);
-}
-
-Result<std::vector<HostBuffer>>
-Executable::call(const std::vector<HostBuffer> &given) const {
-  const std::vector<ValueInfo> &sig = impl->inputs;
-  if (given.size() > sig.size())
-    return Status::error("the entry takes " + std::to_string(sig.size()) +
-                         " inputs, got " + std::to_string(given.size()));
-  std::vector<HostBuffer> defaults;
-  defaults.reserve(sig.size());
-  std::vector<const HostBuffer *> inputs;
+/// Calls the entry with one buffer per input, in order, null where the
+/// caller left an input out for its default.
+static Result<std::vector<HostBuffer>>
+callEntry(const Executable::Impl &impl,
+          llvm::MutableArrayRef<const HostBuffer *> inputs) {
+  const std::vector<ValueInfo> &sig = impl.inputs;
   for (size_t i = 0; i < sig.size(); ++i) {
-    if (i < given.size()) {
-      if (Status s = checkInput(sig[i], i, given[i]); !s.ok())
+    if (inputs[i]) {
+      if (Status s = checkInput(sig[i], i, *inputs[i]); !s.ok())
         return s;
-      inputs.push_back(&given[i]);
       continue;
     }
-    if (!sig[i].defaultValue)
+    if (!impl.defaults[i])
       return Status::error("input '" + sig[i].name + "' (#" +
                            std::to_string(i) +
                            ") is missing and has no default");
-    Result<HostBuffer> def = defaultBuffer(sig[i]);
-    if (!def)
-      return def.status();
-    defaults.push_back(def.take());
-    inputs.push_back(&defaults.back());
+    inputs[i] = &*impl.defaults[i];
   }
-  for (const auto &group : impl->batchGroups) {
+  for (const auto &group : impl.batchGroups) {
     auto [first, firstAxis] = group.front();
     int64_t batch = inputs[first]->shape()[firstAxis];
     for (auto [i, axis] : group)
@@ -707,11 +657,47 @@ Executable::call(const std::vector<HostBuffer> &given) const {
             std::to_string(batch) + " and " +
             std::to_string(inputs[i]->shape()[axis]));
   }
-  if (!impl->mesh) {
-    PackedCall packed;
-    packArguments(sig, inputs, impl->resultLayout, packed);
-    impl->entry(packed.pointers.data());
-    return unpackResults(impl->outputs, impl->resultLayout, packed, inputs);
+  if (impl.mesh)
+    return callOnMesh(impl, inputs);
+  PackedCall packed;
+  packArguments(sig, inputs, impl.resultLayout, packed);
+  impl.entry(packed.pointers.data());
+  std::vector<HostBuffer> outputs;
+  outputs.reserve(impl.outputs.size());
+  Status status = unpackResults(
+      impl.outputs, impl.resultLayout, packed,
+      [&](HostBuffer output) { outputs.push_back(std::move(output)); });
+  if (!status.ok())
+    return status;
+  return outputs;
+}
+
+/// One pointer per input: most entries take a handful of inputs.
+using InputList = llvm::SmallVector<const HostBuffer *, 16>;
+
+Result<std::vector<HostBuffer>>
+Executable::callNamed(const std::map<std::string, HostBuffer> &named) const {
+  InputList inputs(impl->inputs.size(), nullptr);
+  for (const auto &[name, buffer] : named) {
+    Result<size_t> index = inputIndex(name);
+    if (!index)
+      return index.status();
+    if (inputs[*index])
+      return Status::error("input '" + impl->inputs[*index].name +
+                           "' is given twice");
+    inputs[*index] = &buffer;
   }
-  return callOnMesh(*impl, inputs);
+  return callEntry(*impl, inputs);
+}
+
+Result<std::vector<HostBuffer>>
+Executable::call(const std::vector<HostBuffer> &given) const {
+  if (given.size() > impl->inputs.size())
+    return Status::error("the entry takes " +
+                         std::to_string(impl->inputs.size()) + " inputs, got " +
+                         std::to_string(given.size()));
+  InputList inputs(impl->inputs.size(), nullptr);
+  for (size_t i = 0; i < given.size(); ++i)
+    inputs[i] = &given[i];
+  return callEntry(*impl, inputs);
 }

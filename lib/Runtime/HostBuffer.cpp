@@ -8,7 +8,9 @@
 
 #include <fmt/format.h>
 
-#include <stdexcept>
+#include <cstring>
+#include <new>
+#include <utility>
 
 namespace loom {
 
@@ -85,24 +87,62 @@ std::string typeString(DType dtype, const std::vector<int64_t> &shape) {
   return s + dtypeName(dtype);
 }
 
+HostBuffer::HostBuffer(DType dtype, std::vector<int64_t> shape,
+                       int64_t numElements, bool owned, void *allocated,
+                       void *data)
+    : dtype_(dtype), shape_(std::move(shape)), numElements_(numElements),
+      owned_(owned), allocated_(allocated), data_(data) {}
+
+HostBuffer::HostBuffer(const HostBuffer &other)
+    : dtype_(other.dtype_), shape_(other.shape_),
+      numElements_(other.numElements_), owned_(other.owned_),
+      data_(other.data_) {
+  if (!other.allocated_)
+    return;
+  // A copy has no way to report failure, so it fails as a std::vector copy
+  // would have.
+  allocated_.reset(std::malloc(byteSize()));
+  if (!allocated_)
+    throw std::bad_alloc();
+  std::memcpy(allocated_.get(), other.data_, byteSize());
+  data_ = allocated_.get();
+}
+
+HostBuffer::HostBuffer(HostBuffer &&other) noexcept
+    : dtype_(other.dtype_), shape_(std::move(other.shape_)),
+      numElements_(std::exchange(other.numElements_, 0)), owned_(other.owned_),
+      allocated_(std::move(other.allocated_)),
+      data_(std::exchange(other.data_, nullptr)) {}
+
+HostBuffer &HostBuffer::operator=(const HostBuffer &other) {
+  if (this != &other)
+    *this = HostBuffer(other);
+  return *this;
+}
+
+HostBuffer &HostBuffer::operator=(HostBuffer &&other) noexcept {
+  dtype_ = other.dtype_;
+  shape_ = std::move(other.shape_);
+  numElements_ = std::exchange(other.numElements_, 0);
+  owned_ = other.owned_;
+  allocated_ = std::move(other.allocated_);
+  data_ = std::exchange(other.data_, nullptr);
+  return *this;
+}
+
 Result<HostBuffer> HostBuffer::zeros(DType dtype, std::vector<int64_t> shape) {
   Result<int64_t> count = checkedNumElements(dtype, shape);
   if (!count)
     return count.status();
-  HostBuffer buffer;
-  buffer.dtype_ = dtype;
-  buffer.shape_ = std::move(shape);
-  buffer.numElements_ = *count;
-  buffer.owned_ = true;
+  size_t bytes = *count * elementSize(dtype);
+  void *block = nullptr;
   // A size that passed the overflow check can still exceed memory; report it
-  // rather than let bad_alloc escape the API.
-  try {
-    buffer.storage_.resize(buffer.byteSize());
-  } catch (const std::exception &) { // bad_alloc or length_error
+  // rather than fail later.
+  if (bytes && !(block = std::calloc(bytes, 1)))
     return Status::error(fmt::format("out of memory allocating {} ({} bytes)",
-                                     buffer.typeString(), buffer.byteSize()));
-  }
-  return buffer;
+                                     loom::typeString(dtype, shape), bytes));
+  return HostBuffer(dtype, std::move(shape), *count, /*owned=*/true, block,
+                    block);
 }
 
 Result<HostBuffer> HostBuffer::view(DType dtype, std::vector<int64_t> shape,
@@ -113,12 +153,26 @@ Result<HostBuffer> HostBuffer::view(DType dtype, std::vector<int64_t> shape,
   if (!data && *count != 0)
     return Status::error(
         fmt::format("null data for a {} view", loom::typeString(dtype, shape)));
-  HostBuffer buffer;
-  buffer.dtype_ = dtype;
-  buffer.shape_ = std::move(shape);
-  buffer.numElements_ = *count;
-  buffer.view_ = data;
-  return buffer;
+  return HostBuffer(dtype, std::move(shape), *count, /*owned=*/false,
+                    /*allocated=*/nullptr, data);
+}
+
+Result<HostBuffer> HostBuffer::adopt(DType dtype, std::vector<int64_t> shape,
+                                     void *allocated, void *data) {
+  Result<int64_t> count = checkedNumElements(dtype, shape);
+  if (!count)
+    return count.status();
+  if (!allocated || !data)
+    return Status::error(fmt::format("null memory to adopt for a {}",
+                                     loom::typeString(dtype, shape)));
+  // An array of no bytes keeps no block, as from zeros(): a copy of it then
+  // need not allocate either.
+  if (*count == 0) {
+    std::free(allocated);
+    allocated = data = nullptr;
+  }
+  return HostBuffer(dtype, std::move(shape), *count, /*owned=*/true, allocated,
+                    data);
 }
 
 } // namespace loom

@@ -7,7 +7,9 @@
 // The one array type the runtime, `loom-run` and the embedded C++ API pass
 // around: a dense, row-major (C order) array of one of the element types a
 // Loom entry function can take or return. It either owns its bytes or views
-// caller memory, so inputs can be handed to compiled code without a copy.
+// caller memory, so inputs can be handed to compiled code without a copy;
+// an owned block may also be one the compiled code malloc'd for a result,
+// so outputs need no copy either.
 // It names element types with its own enum rather than MLIR types because
 // the runtime must not depend on MLIR.
 //
@@ -20,6 +22,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,10 +56,16 @@ std::string typeString(DType dtype, const std::vector<int64_t> &shape);
 ///
 /// Copying an owning buffer copies its bytes; copying a view copies the
 /// pointer, and the caller keeps the viewed memory alive and in place.
+/// Moving never allocates; a moved-from buffer may only be assigned to or
+/// destroyed.
 class HostBuffer {
 public:
   /// An empty 1-d f32 array (shape {0}); only useful as a placeholder.
   HostBuffer() = default;
+  HostBuffer(const HostBuffer &other);
+  HostBuffer(HostBuffer &&other) noexcept;
+  HostBuffer &operator=(const HostBuffer &other);
+  HostBuffer &operator=(HostBuffer &&other) noexcept;
 
   /// An owned buffer of zeros.
   static Result<HostBuffer> zeros(DType dtype, std::vector<int64_t> shape);
@@ -67,6 +77,15 @@ public:
   static Result<HostBuffer> view(DType dtype, std::vector<int64_t> shape,
                                  void *data);
 
+  /// An owned buffer that takes over `allocated`, a block from malloc (or
+  /// calloc, realloc, aligned_alloc, posix_memalign) that holds the whole
+  /// array in C order from `data` on; `data` may lie past the start of the
+  /// block (an alignment gap, an offset). The buffer frees the block with
+  /// std::free. On failure (a bad shape, a null pointer) nothing is taken
+  /// over and the caller still owns the block.
+  static Result<HostBuffer> adopt(DType dtype, std::vector<int64_t> shape,
+                                  void *allocated, void *data);
+
   DType dtype() const { return dtype_; }
   const std::vector<int64_t> &shape() const { return shape_; }
   size_t rank() const { return shape_.size(); }
@@ -76,8 +95,9 @@ public:
   /// "2x3xf32", as typeString().
   std::string typeString() const { return loom::typeString(dtype_, shape_); }
 
-  void *data() { return owned_ ? storage_.data() : view_; }
-  const void *data() const { return owned_ ? storage_.data() : view_; }
+  /// Null for an owned array of no bytes.
+  void *data() { return data_; }
+  const void *data() const { return data_; }
 
   /// The elements as T; the caller picks the T that matches dtype().
   template <typename T>
@@ -90,14 +110,24 @@ public:
   }
 
 private:
+  struct Free {
+    void operator()(void *block) const { std::free(block); }
+  };
+
+  // Initializes every member, so that the factories do not allocate the
+  // placeholder's shape only to replace it.
+  HostBuffer(DType dtype, std::vector<int64_t> shape, int64_t numElements,
+             bool owned, void *allocated, void *data);
+
   DType dtype_ = DType::F32;
   std::vector<int64_t> shape_ = {0};
   int64_t numElements_ = 0;
   bool owned_ = false;
-  // Only one of the two is used; keeping the owned bytes in a vector makes
-  // the implicit copy and move operations correct for both kinds.
-  std::vector<uint8_t> storage_;
-  void *view_ = nullptr;
+  /// The block an owning buffer frees: its own, or one it adopted. Null for
+  /// a view, and for an owned array of no bytes.
+  std::unique_ptr<void, Free> allocated_;
+  /// The first element: in the viewed memory, or inside `allocated_`.
+  void *data_ = nullptr;
 };
 
 } // namespace loom

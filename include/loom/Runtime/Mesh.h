@@ -38,11 +38,11 @@
 
 #include <atomic>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace loom {
@@ -237,11 +237,36 @@ private:
 // Meshes
 //===----------------------------------------------------------------------===//
 
-/// The body a mesh runs on every shard. It reports failure by returning an
-/// error, never by throwing (compiled code under it cannot unwind); the CPU
-/// mesh turns an exception that escapes anyway into the shard's error
-/// rather than std::terminate in a pool thread.
-using ShardBody = std::function<Status(ShardContext &)>;
+/// The body a mesh runs on every shard: a reference to a callable taking a
+/// ShardContext & and returning a Status, which must outlive the run() it is
+/// given to (a lambda written in the call does). A reference rather than a
+/// std::function, which would allocate on every run for a lambda capturing
+/// more than two pointers. The body reports failure by returning an error,
+/// never by throwing (compiled code under it cannot unwind); the CPU mesh
+/// turns an exception that escapes anyway into the shard's error rather
+/// than std::terminate in a pool thread.
+class ShardBody {
+public:
+  /// No body; run() refuses it.
+  ShardBody() = default;
+
+  template <typename Callable, typename = std::enable_if_t<!std::is_same_v<
+                                   std::decay_t<Callable>, ShardBody>>>
+  ShardBody(Callable &&callable)
+      : callable_(const_cast<void *>(
+            static_cast<const void *>(std::addressof(callable)))),
+        invoke_([](void *callable, ShardContext &ctx) -> Status {
+          return (*static_cast<std::remove_reference_t<Callable> *>(callable))(
+              ctx);
+        }) {}
+
+  Status operator()(ShardContext &ctx) const { return invoke_(callable_, ctx); }
+  explicit operator bool() const { return invoke_ != nullptr; }
+
+private:
+  void *callable_ = nullptr;
+  Status (*invoke_)(void *, ShardContext &) = nullptr;
+};
 
 /// Runs a body on every shard of a mesh. The CPU thread mesh implements it
 /// here; an MPI mesh implements run() in each rank on its one shard (inputs

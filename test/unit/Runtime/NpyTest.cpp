@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include <malloc.h>
 #include <unistd.h>
 
 using namespace loom;
@@ -177,6 +179,72 @@ TEST(HostBuffer, RejectsBadShapes) {
   ASSERT_FALSE(nullView.ok());
   EXPECT_NE(nullView.message().find("null data"), std::string::npos);
   EXPECT_TRUE(HostBuffer::view(DType::F32, {0, 4}, nullptr).ok());
+}
+
+TEST(HostBuffer, AdoptsMallocdMemory) {
+  // The data past the start of the block, as compiled code aligns it.
+  auto *block = static_cast<uint8_t *>(std::malloc(16 + 3 * sizeof(int32_t)));
+  ASSERT_NE(block, nullptr);
+  auto *data = reinterpret_cast<int32_t *>(block + 16);
+  for (int32_t i = 0; i < 3; ++i)
+    data[i] = i + 1;
+  Result<HostBuffer> b = HostBuffer::adopt(DType::I32, {3}, block, data);
+  ASSERT_TRUE(b.ok()) << b.message();
+  EXPECT_FALSE(b->isView());
+  EXPECT_EQ(b->data(), data);
+  EXPECT_EQ(b->typeString(), "3xi32");
+
+  // A copy owns bytes of its own; a move takes the block along.
+  HostBuffer copy = *b;
+  EXPECT_FALSE(copy.isView());
+  EXPECT_NE(copy.data(), data);
+  copy.dataAs<int32_t>()[0] = 7;
+  EXPECT_EQ(data[0], 1);
+  HostBuffer moved = std::move(*b);
+  EXPECT_EQ(moved.data(), data);
+  copy = moved;
+  EXPECT_EQ(copy.dataAs<int32_t>()[0], 1);
+  EXPECT_NE(copy.data(), data);
+  moved = HostBuffer::zeros(DType::F32, {2}).take();
+  EXPECT_EQ(copy.dataAs<int32_t>()[2], 3);
+}
+
+TEST(HostBuffer, FreesWhatItAdopts) {
+  // Larger than glibc's per-thread cache holds and smaller than it maps on
+  // its own, so that freeing the block shows in the bytes in use.
+  constexpr size_t kBytes = 64 << 10;
+  size_t before = mallinfo2().uordblks;
+  {
+    void *block = std::malloc(kBytes);
+    ASSERT_NE(block, nullptr);
+    HostBuffer b =
+        HostBuffer::adopt(DType::F64, {kBytes / 8}, block, block).take();
+    EXPECT_GE(mallinfo2().uordblks, before + kBytes);
+  }
+  EXPECT_LT(mallinfo2().uordblks, before + kBytes);
+
+  // An array of no bytes keeps no block, as zeros() allocates none.
+  void *block = std::malloc(16);
+  ASSERT_NE(block, nullptr);
+  HostBuffer empty = HostBuffer::adopt(DType::F32, {0, 4}, block, block).take();
+  EXPECT_FALSE(empty.isView());
+  EXPECT_EQ(empty.data(), nullptr);
+}
+
+TEST(HostBuffer, AdoptsNothingOnError) {
+  // The caller keeps the block, and frees it.
+  void *block = std::malloc(16);
+  ASSERT_NE(block, nullptr);
+  Result<HostBuffer> negative =
+      HostBuffer::adopt(DType::F32, {-1}, block, block);
+  ASSERT_FALSE(negative.ok());
+  EXPECT_NE(negative.message().find("negative dimension -1"),
+            std::string::npos);
+  Result<HostBuffer> null = HostBuffer::adopt(DType::F32, {4}, block, nullptr);
+  ASSERT_FALSE(null.ok());
+  EXPECT_EQ(null.message(), "null memory to adopt for a 4xf32");
+  EXPECT_FALSE(HostBuffer::adopt(DType::F32, {4}, nullptr, block).ok());
+  std::free(block);
 }
 
 //===----------------------------------------------------------------------===//
