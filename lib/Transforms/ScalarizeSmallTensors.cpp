@@ -7,6 +7,7 @@
 #include "loom/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -89,7 +90,7 @@ struct Scalarizer {
   }
 
   /// Replaces each small-tensor argument of `block` by its elements.
-  void expandArguments(PatternRewriter &rewriter, Block &block) const {
+  void expandArguments(RewriterBase &rewriter, Block &block) const {
     for (unsigned i = block.getNumArguments(); i-- > 0;) {
       BlockArgument arg = block.getArgument(i);
       auto tensor = small(arg.getType());
@@ -262,11 +263,53 @@ struct SelectOfSmallTensors : OpRewritePattern<arith::SelectOp> {
   Scalarizer s;
 };
 
+// func.func private @f(tensor<N>) called only by func.call
+// => @f(N scalars), with from_elements at entry and extracts at each call:
+// a key passed to a helper needs no buffer per call either.
+static void scalarizePrivateArguments(ModuleOp module,
+                                      const Scalarizer &s) {
+  IRRewriter rewriter(module.getContext());
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (!func.isPrivate() || func.isExternal() ||
+        !llvm::any_of(func.getArgumentTypes(),
+                      [&](Type t) { return static_cast<bool>(s.small(t)); }))
+      continue;
+    std::optional<SymbolTable::UseRange> uses = func.getSymbolUses(module);
+    if (!uses || !llvm::all_of(*uses, [](const SymbolTable::SymbolUse &use) {
+          return isa<func::CallOp>(use.getUser());
+        }))
+      continue;
+    SmallVector<DictionaryAttr> argAttrs;
+    for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+      auto tensor = s.small(func.getArgumentTypes()[i]);
+      DictionaryAttr attrs = func.getArgAttrDict(i);
+      argAttrs.append(tensor ? tensor.getNumElements() : 1,
+                      tensor || !attrs
+                          ? DictionaryAttr::get(module.getContext())
+                          : attrs);
+    }
+    s.expandArguments(rewriter, func.front());
+    func.setType(FunctionType::get(module.getContext(),
+                                   func.front().getArgumentTypes(),
+                                   func.getResultTypes()));
+    func.setAllArgAttrs(argAttrs);
+    for (const SymbolTable::SymbolUse &use : *uses) {
+      auto call = cast<func::CallOp>(use.getUser());
+      rewriter.setInsertionPoint(call);
+      SmallVector<Value> operands =
+          s.expand(rewriter, call.getLoc(), call.getOperands());
+      rewriter.replaceOpWithNewOp<func::CallOp>(call, func, operands);
+    }
+  }
+}
+
 struct LoomScalarizeSmallTensors
     : loom::impl::LoomScalarizeSmallTensorsBase<LoomScalarizeSmallTensors> {
   using LoomScalarizeSmallTensorsBase::LoomScalarizeSmallTensorsBase;
 
   void runOnOperation() override {
+    if (auto module = dyn_cast<ModuleOp>(getOperation()))
+      scalarizePrivateArguments(module, Scalarizer{maxElements});
     RewritePatternSet patterns(&getContext());
     patterns.add<ScalarizeWhileCarries>(&getContext(),
                                         Scalarizer{maxElements});

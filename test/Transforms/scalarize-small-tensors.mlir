@@ -108,3 +108,37 @@ func.func @strided_row(%dest: tensor<4x8xf32>, %a: f32, %b: f32, %c: f32)
       : tensor<3xf32> into tensor<4x8xf32>
   return %r : tensor<4x8xf32>
 }
+
+// -----
+
+// A private helper's small tensor argument is passed as its elements; its
+// callers extract them (from a from_elements, they fold away). Public
+// functions keep their signatures.
+// CHECK-LABEL: func.func private @leaf
+// CHECK-SAME: (%[[K0:.*]]: i32, %[[K1:.*]]: i32, %[[R:.*]]: f32) -> f32
+// CHECK-NOT: tensor.from_elements
+// CHECK: arith.addi %[[K0]], %[[K1]]
+// CHECK-LABEL: func.func @caller
+// CHECK-SAME: (%[[A:.*]]: i32, %[[B:.*]]: i32, %[[T:.*]]: tensor<2xi32>, %[[X:.*]]: f32)
+// CHECK: call @leaf(%[[A]], %[[B]], %[[X]]) : (i32, i32, f32) -> f32
+// CHECK: %[[E0:.*]] = tensor.extract %[[T]][%{{.*}}] : tensor<2xi32>
+// CHECK: %[[E1:.*]] = tensor.extract %[[T]][%{{.*}}] : tensor<2xi32>
+// CHECK: call @leaf(%[[E0]], %[[E1]], %[[X]])
+module {
+  func.func private @leaf(%key: tensor<2xi32>, %r: f32) -> f32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %a = tensor.extract %key[%c0] : tensor<2xi32>
+    %b = tensor.extract %key[%c1] : tensor<2xi32>
+    %s = arith.addi %a, %b : i32
+    %f = arith.sitofp %s : i32 to f32
+    %y = arith.addf %f, %r : f32
+    return %y : f32
+  }
+  func.func @caller(%a: i32, %b: i32, %t: tensor<2xi32>, %x: f32) -> (f32, f32) {
+    %k = tensor.from_elements %a, %b : tensor<2xi32>
+    %y = func.call @leaf(%k, %x) : (tensor<2xi32>, f32) -> f32
+    %z = func.call @leaf(%t, %x) : (tensor<2xi32>, f32) -> f32
+    return %y, %z : f32, f32
+  }
+}

@@ -22,7 +22,9 @@ def LoomScalarizeSmallTensors : Pass<"loom-scalarize-small-tensors"> {
     reason a static `tensor.extract_slice` of a `tensor.from_elements` (a key
     taken out of a split) becomes a `tensor.from_elements` of the picked
     elements, and an `arith.select` between two small tensors selects
-    element by element.
+    element by element. Run on a module, it also passes the small tensor
+    arguments of private functions that only `func.call`s use as their
+    elements (a key handed to a helper).
 
     ```mlir
     scf.while (%y = %init) : (tensor<1xf32>) -> tensor<1xf32> { ... }
