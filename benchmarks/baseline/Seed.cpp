@@ -15,6 +15,8 @@
 
 #include "Seed.h"
 
+#include "loom/Support/ErfInv.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -23,6 +25,7 @@
 namespace loom::baseline {
 
 namespace threefry = loom::threefry;
+namespace erfinv = loom::erfinv;
 
 //===----------------------------------------------------------------------===//
 // Float helpers
@@ -90,17 +93,10 @@ float uniform(Key key, float minval, float maxval) {
 }
 
 float erfInv(float x, MathMode math) {
-  static constexpr float kSmall[9] = {
-      2.81022636e-08f,  3.43273939e-07f, -3.5233877e-06f,
-      -4.39150654e-06f, 0.00021858087f,  -0.00125372503f,
-      -0.00417768164f,  0.246640727f,    1.50140941f};
-  static constexpr float kLarge[9] = {
-      -0.000200214257f, 0.000100950558f, 0.00134934322f,
-      -0.00367342844f,  0.00573950773f,  -0.0076224613f,
-      0.00943887047f,   1.00167406f,     2.83297682f};
   float w = -log1pF(-(x * x), math);
   bool small = w < 5.0f;
-  const float *c = small ? kSmall : kLarge;
+  const float *c =
+      small ? erfinv::kFloat32Central.data() : erfinv::kFloat32Tail.data();
   w = small ? w - 2.5f : std::sqrt(w) - 3.0f;
   float p = c[0];
   for (int i = 1; i < 9; ++i) {

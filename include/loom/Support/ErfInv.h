@@ -29,6 +29,12 @@ extern const std::array<double, 19> kBelow16;
 /// For w >= 16: a polynomial in sqrt(w) - 5.
 extern const std::array<double, 17> kAbove16;
 
+/// XLA's float32 erfinv (ErfInv32), which jax.random.normal applies by
+/// default: for w < 5 a polynomial in w - 2.5, else in sqrt(w) - 3, highest
+/// degree first. Shared by the f32 lowering, the tests and the C++ baseline.
+extern const std::array<float, 9> kFloat32Central;
+extern const std::array<float, 9> kFloat32Tail;
+
 /// XLA's ErfInv64 with the C library's log1p, one float64 operation for each
 /// of XLA's: erfinv(x) = x * p(w), and +-inf at x = +-1.
 double erfInv64(double x);

@@ -180,14 +180,8 @@ func::FuncOp getErfinv32(OpBuilder &builder, SymbolTable &symbols) {
   return getUnaryHelper(
       builder, symbols, kErfinv32Name, builder.getF32Type(),
       [](Arith &a, Value x) {
-        static constexpr float kCentral[9] = {
-            2.81022636e-08f,  3.43273939e-07f, -3.5233877e-06f,
-            -4.39150654e-06f, 0.00021858087f,  -0.00125372503f,
-            -0.00417768164f,  0.246640727f,    1.50140941f};
-        static constexpr float kTail[9] = {
-            -0.000200214257f, 0.000100950558f, 0.00134934322f,
-            -0.00367342844f,  0.00573950773f,  -0.0076224613f,
-            0.00943887047f,   1.00167406f,     2.83297682f};
+        const auto &kCentral = erfinv::kFloat32Central;
+        const auto &kTail = erfinv::kFloat32Tail;
         Value w = erfinvW(a, x);
         Value central = a.ltf(w, 5.0);
         Value wc = a.subf(w, a.floatLike(x, 2.5));

@@ -244,21 +244,14 @@ enum class Log1p { Libm, CorrectlyRounded };
 /// XLA's ErfInv32 (Giles' single-precision polynomials in w = -log1p(-x*x)),
 /// operation for operation in float32.
 float erfInv32(float x, Log1p log1p) {
-  static constexpr float kCentral[9] = {
-      2.81022636e-08f,  3.43273939e-07f, -3.5233877e-06f,
-      -4.39150654e-06f, 0.00021858087f,  -0.00125372503f,
-      -0.00417768164f,  0.246640727f,    1.50140941f};
-  static constexpr float kTail[9] = {
-      -0.000200214257f, 0.000100950558f, 0.00134934322f,
-      -0.00367342844f,  0.00573950773f,  -0.0076224613f,
-      0.00943887047f,   1.00167406f,     2.83297682f};
   float arg = -x * x;
   float l = log1p == Log1p::Libm
                 ? std::log1p(arg)
                 : static_cast<float>(std::log1p(static_cast<double>(arg)));
   float w = -l;
   bool central = w < 5.0f;
-  const float *c = central ? kCentral : kTail;
+  const float *c = central ? loom::erfinv::kFloat32Central.data()
+                           : loom::erfinv::kFloat32Tail.data();
   w = central ? w - 2.5f : std::sqrt(w) - 3.0f;
   float p = c[0];
   for (int i = 1; i < 9; ++i)
