@@ -220,10 +220,6 @@ Value BatchingContext::getAllTrue(OpBuilder &builder, Location loc) {
   return allTrue;
 }
 
-Value BatchingContext::getMaskOrAllTrue(OpBuilder &builder, Location loc) {
-  return mask ? mask : getAllTrue(builder, loc);
-}
-
 Value BatchingContext::copyToNewTensor(OpBuilder &builder, Location loc,
                                        Value tensor) {
   auto type = cast<RankedTensorType>(tensor.getType());

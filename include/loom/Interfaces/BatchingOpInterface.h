@@ -136,8 +136,6 @@ public:
                       Type batchedType);
   /// An all-true tensor<Bxi1>, built once per function.
   Value getAllTrue(OpBuilder &builder, Location loc);
-  /// The mask, or an all-true tensor<Bxi1> when every lane is active.
-  Value getMaskOrAllTrue(OpBuilder &builder, Location loc);
   /// `select(mask, onTrue, onFalse)` lane by lane, written into `onFalse`
   /// (a linalg.generic), so it bufferizes in place.
   Value selectLanes(OpBuilder &builder, Location loc, Value mask, Value onTrue,
