@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "loom/Transforms/Passes.h"
+#include "loom/Transforms/StaticBounds.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -13,6 +14,9 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <cstdlib>
+#include <limits>
 
 namespace mlir::loom {
 #define GEN_PASS_DEF_LOOMSCALARIZESMALLTENSORS
@@ -154,7 +158,9 @@ struct ScalarizeWhileCarries : OpRewritePattern<scf::WhileOp> {
 
 // extract_slice(from_elements(e...)) with static offsets, sizes and strides
 // => from_elements(the selected e...), so a key sliced out of a split needs
-// no buffer either.
+// no buffer either. A slice that reaches outside the source is undefined
+// behaviour (loom-check-static-bounds reports it) and is left alone: there
+// is no element to pick.
 struct SliceOfFromElements : OpRewritePattern<tensor::ExtractSliceOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -171,6 +177,9 @@ struct SliceOfFromElements : OpRewritePattern<tensor::ExtractSliceOp> {
     ArrayRef<int64_t> offsets = op.getStaticOffsets();
     ArrayRef<int64_t> sizes = op.getStaticSizes();
     ArrayRef<int64_t> strides = op.getStaticStrides();
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (!loom::isSliceInBounds(offsets[d], sizes[d], strides[d], shape[d]))
+        return rewriter.notifyMatchFailure(op, "slice out of bounds");
     int64_t count = result.getNumElements();
     SmallVector<Value> picked;
     picked.reserve(count);
@@ -196,7 +205,9 @@ struct SliceOfFromElements : OpRewritePattern<tensor::ExtractSliceOp> {
 // insert_slice(from_elements(e...)) into d, static sizes and strides
 // => insert e0 into d[...], insert e1 into ...: a lane's small result written
 // into its row of a batched tensor is stored element by element, instead of
-// built in a buffer of its own and copied into the row.
+// built in a buffer of its own and copied into the row. As for extracts, a
+// slice known to reach outside d is left alone, so that no tensor.insert at
+// an index past the end (or an overflowing offset + step) is made.
 struct InsertSliceOfFromElements : OpRewritePattern<tensor::InsertSliceOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -212,6 +223,8 @@ struct InsertSliceOfFromElements : OpRewritePattern<tensor::InsertSliceOp> {
     ArrayRef<int64_t> sizes = op.getStaticSizes();
     ArrayRef<int64_t> strides = op.getStaticStrides();
     SmallVector<OpFoldResult> offsets = op.getMixedOffsets();
+    if (!fitsDestination(op.getDestType().getShape(), offsets, sizes, strides))
+      return rewriter.notifyMatchFailure(op, "slice out of bounds");
     Value dest = op.getDest();
     for (auto [n, element] : llvm::enumerate(source.getElements())) {
       SmallVector<Value> indices(sizes.size());
@@ -235,6 +248,29 @@ struct InsertSliceOfFromElements : OpRewritePattern<tensor::InsertSliceOp> {
     }
     rewriter.replaceOp(op, dest);
     return success();
+  }
+
+  /// Whether the slice can lie inside `shape`: in bounds where its offset is
+  /// static, and with a span that fits the dimension where it is not.
+  static bool fitsDestination(ArrayRef<int64_t> shape,
+                              ArrayRef<OpFoldResult> offsets,
+                              ArrayRef<int64_t> sizes,
+                              ArrayRef<int64_t> strides) {
+    for (size_t d = 0; d < shape.size(); ++d) {
+      if (std::optional<int64_t> offset = getConstantIntValue(offsets[d])) {
+        if (!loom::isSliceInBounds(*offset, sizes[d], strides[d], shape[d]))
+          return false;
+        continue;
+      }
+      if (sizes[d] <= 0)
+        continue;
+      std::optional<int64_t> span = loom::sliceSpan(sizes[d], strides[d]);
+      if (!span || *span == std::numeric_limits<int64_t>::min())
+        return false;
+      if (!ShapedType::isDynamic(shape[d]) && std::abs(*span) >= shape[d])
+        return false;
+    }
+    return true;
   }
 };
 

@@ -142,3 +142,78 @@ module {
     return %y, %z : f32, f32
   }
 }
+
+// -----
+
+// A key taken out of a split: the slice picks its elements, in bounds (a
+// negative stride walks the row backwards).
+// CHECK-LABEL: func.func @slice_of_elements
+// CHECK-SAME: (%[[A:.*]]: i32, %[[B:.*]]: i32, %[[C:.*]]: i32, %[[D:.*]]: i32)
+// CHECK-NOT: tensor.extract_slice
+// CHECK: %[[R0:.*]] = tensor.from_elements %[[C]], %[[D]] : tensor<2xi32>
+// CHECK: %[[R1:.*]] = tensor.from_elements %[[D]], %[[C]] : tensor<2xi32>
+// CHECK: return %[[R0]], %[[R1]]
+func.func @slice_of_elements(%a: i32, %b: i32, %c: i32, %d: i32)
+    -> (tensor<2xi32>, tensor<2xi32>) {
+  %t = tensor.from_elements %a, %b, %c, %d : tensor<2x2xi32>
+  %s0 = tensor.extract_slice %t[1, 0] [1, 2] [1, 1]
+      : tensor<2x2xi32> to tensor<2xi32>
+  %s1 = tensor.extract_slice %t[1, 1] [1, 2] [1, -1]
+      : tensor<2x2xi32> to tensor<2xi32>
+  return %s0, %s1 : tensor<2xi32>, tensor<2xi32>
+}
+
+// -----
+
+// Out-of-bounds static slices of a from_elements are undefined behaviour
+// (loom-check-static-bounds reports them); the rewrite must leave them alone
+// instead of reading past the elements: an offset past the end (and one just
+// past it), strides that step out (INT32_MIN, a huge one, one whose
+// offset + (size - 1) * stride overflows int64, a negative one) .
+// CHECK-LABEL: func.func @slice_out_of_bounds
+// CHECK-COUNT-7: tensor.extract_slice
+func.func @slice_out_of_bounds(%a: i32, %b: i32) -> (tensor<2xi32>,
+    tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>,
+    tensor<2xi32>) {
+  %t = tensor.from_elements %a, %b, %a, %b, %a, %b : tensor<3x2xi32>
+  %s0 = tensor.extract_slice %t[5, 0] [1, 2] [1, 1]
+      : tensor<3x2xi32> to tensor<2xi32>
+  %s1 = tensor.extract_slice %t[3, 0] [1, 2] [1, 1]
+      : tensor<3x2xi32> to tensor<2xi32>
+  %s2 = tensor.extract_slice %t[1, 0] [1, 2] [1, -2147483648]
+      : tensor<3x2xi32> to tensor<2xi32>
+  %s3 = tensor.extract_slice %t[1, 0] [1, 2] [1, 9223372036854775807]
+      : tensor<3x2xi32> to tensor<2xi32>
+  %s4 = tensor.extract_slice %t[1, 1] [1, 2] [1, 9223372036854775807]
+      : tensor<3x2xi32> to tensor<2xi32>
+  %s5 = tensor.extract_slice %t[1, 0] [1, 2] [1, -1]
+      : tensor<3x2xi32> to tensor<2xi32>
+  %s6 = tensor.extract_slice %t[0, 0] [2, 1] [4, 1]
+      : tensor<3x2xi32> to tensor<2xi32>
+  return %s0, %s1, %s2, %s3, %s4, %s5, %s6 : tensor<2xi32>, tensor<2xi32>,
+      tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>
+}
+
+// -----
+
+// The same for insert_slice into a static destination: out-of-bounds static
+// slices are left as they are, never turned into tensor.inserts at indices
+// past the end (or computed with an overflowing offset + step).
+// CHECK-LABEL: func.func @insert_out_of_bounds
+// CHECK-NOT: tensor.insert %
+// CHECK-COUNT-4: tensor.insert_slice
+// CHECK-NOT: tensor.insert %
+func.func @insert_out_of_bounds(%dest: tensor<4x8xf32>, %lane: index,
+                                %a: f32, %b: f32) -> tensor<4x8xf32> {
+  %e = tensor.from_elements %a, %b : tensor<2xf32>
+  %r0 = tensor.insert_slice %e into %dest[4, 0] [1, 2] [1, 1]
+      : tensor<2xf32> into tensor<4x8xf32>
+  %r1 = tensor.insert_slice %e into %r0[0, 7] [1, 2] [1, 1]
+      : tensor<2xf32> into tensor<4x8xf32>
+  %r2 = tensor.insert_slice %e into %r1[0, 1] [1, 2] [1, 9223372036854775807]
+      : tensor<2xf32> into tensor<4x8xf32>
+  // A dynamic offset with a step that cannot fit the dimension.
+  %r3 = tensor.insert_slice %e into %r2[0, %lane] [1, 2] [1, 8]
+      : tensor<2xf32> into tensor<4x8xf32>
+  return %r3 : tensor<4x8xf32>
+}

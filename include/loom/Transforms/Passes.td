@@ -9,6 +9,42 @@
 
 include "mlir/Pass/PassBase.td"
 
+//===----------------------------------------------------------------------===//
+// Checks
+//===----------------------------------------------------------------------===//
+
+def LoomCheckStaticBounds : Pass<"loom-check-static-bounds"> {
+  let summary = "Report constant indices and static slices out of bounds";
+  let description = [{
+    A `tensor.extract` or `tensor.insert` at a constant index past a static
+    dimension, or a `tensor.extract_slice`, `tensor.insert_slice` or
+    `tensor.parallel_insert_slice` whose static offset, size and stride
+    reach outside it, is undefined behaviour: compiled, it reads or writes
+    out of bounds at run time (a segfault, or silently wrong numbers).
+    MLIR 19's verifiers do not check this, and patterns that trust the
+    indices (picking an element of a `tensor.from_elements`) would read past
+    the end at compile time. This pass reports each such op at its location,
+    before anything is lowered: `loom-run`, the C++ API and `loom-bufferize`
+    / `loom-to-llvm` run it first.
+
+    An index is checked where it is a constant (`arith.constant` or any
+    constant-like op, at any width: an `index` constant is 64-bit, so
+    2^63 and above read as negative). A slice's last index
+    `offset + (size - 1) * stride` is computed without overflow; a slice
+    with a dynamic offset is still reported when its static size and stride
+    cannot fit the dimension at any offset. Dynamic dimensions only rule out
+    negative indices. An op that is never executed is reported too: the
+    program means nothing that Loom could compile faithfully.
+
+    ```mlir
+    %c4 = arith.constant 4 : index
+    %e = tensor.extract %t[%c4] : tensor<4xf32>
+    // error: 'tensor.extract' op index 4 is out of bounds for dimension 0
+    // of size 4
+    ```
+  }];
+}
+
 def LoomScalarizeSmallTensors : Pass<"loom-scalarize-small-tensors"> {
   let summary = "Carry and choose small static tensors as scalars";
   let description = [{
