@@ -407,7 +407,7 @@ static Result<Executable> compileBuffer(std::unique_ptr<llvm::MemoryBuffer> buff
   // entry is called.
   mlir::PassManager front(&ctx);
   std::string stages =
-      "loom-annotate-batch-axes,loom-vmap{divergent=" +
+      "loom-check-static-bounds,loom-annotate-batch-axes,loom-vmap{divergent=" +
       divergentWord(options.divergent) + "},loom-shard{shards=" +
       std::to_string(options.shards) + "},loom-localize-loops{loop-sync=" +
       loopSyncWord(options.loopSync) + "}";

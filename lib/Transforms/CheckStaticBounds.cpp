@@ -1,4 +1,4 @@
-//===- CheckStaticBounds.cpp - Constant indices out of bounds --------------===//
+//===- CheckStaticBounds.cpp - Constant indices out of bounds -------------===//
 //
 // Part of the Loom project.
 //
@@ -76,8 +76,8 @@ LogicalResult checkIndices(Operation *op, RankedTensorType type,
     int64_t dim = type.getDimSize(d);
     if (loom::isIndexInBounds(v, dim))
       continue;
-    return op->emitOpError() << "index " << v << " is out of bounds for "
-                             << describeDim(d, dim);
+    return op->emitOpError()
+           << "index " << v << " is out of bounds for " << describeDim(d, dim);
   }
   return success();
 }
@@ -111,8 +111,8 @@ LogicalResult checkSlice(OffsetSizeAndStrideOpInterface op,
              << " does not fit in " << dim << " at any offset";
     }
     if (!loom::isIndexInBounds(offset, shape[d]))
-      return op->emitOpError() << "slice offset " << offset
-                               << " is out of bounds for " << dim;
+      return op->emitOpError()
+             << "slice offset " << offset << " is out of bounds for " << dim;
     std::optional<int64_t> last = loom::sliceLastIndex(offset, size, stride);
     if (last && loom::isIndexInBounds(*last, shape[d]))
       continue;

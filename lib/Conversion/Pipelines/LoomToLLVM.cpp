@@ -21,6 +21,7 @@ using namespace mlir;
 /// Tensors to buffers: Loom ops to upstream ones, small loop carries to
 /// scalars, elementwise ops fused, one-shot bufferization, deallocation.
 static constexpr const char *kBufferizeStages[] = {
+    "loom-check-static-bounds", // before anything trusts a constant index
     "convert-mesh-to-loom-runtime",
     // Batched callees return fresh batch-sized tensors; inlined, their
     // buffers can be hoisted out of the caller's loops with the rest.
