@@ -31,7 +31,8 @@ Value maskOf(scf::WhileOp loop) {
   if (auto extract = cond.getDefiningOp<tensor::ExtractOp>())
     if (auto reduce = extract.getTensor().getDefiningOp<mesh::AllReduceOp>())
       if (auto wrap =
-              reduce.getInput().getDefiningOp<tensor::FromElementsOp>())
+              reduce.getInput().getDefiningOp<tensor::FromElementsOp>();
+          wrap && wrap.getElements().size() == 1)
         cond = wrap.getElements()[0];
   if (auto any = cond.getDefiningOp<AnyOp>())
     if (any.getAxis() == 0 &&
