@@ -25,7 +25,11 @@ struct LoomAnnotateBatchAxes
     Builder b(&getContext());
     StringRef name = LoomDialect::kBatchAxisAttrName;
     WalkResult result = getOperation().walk([&](VmapOp vmap) {
+      // Only a function's arguments and results carry batch axes; a vmap
+      // outside any function (at module level) has none to record.
       auto func = vmap->getParentOfType<func::FuncOp>();
+      if (!func)
+        return WalkResult::advance();
       Block *entry = &func.getBody().front();
       for (auto [i, operand, axis] :
            llvm::enumerate(vmap.getInputs(), vmap.getInAxes())) {

@@ -22,3 +22,17 @@ func.func @two_axes(%x: tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<3x3xf32>) {
   %b = loom.vmap @g(%x) in_axes [1] out_axes [0] : (tensor<3x3xf32>) -> tensor<3x3xf32>
   return %a, %b : tensor<3x3xf32>, tensor<3x3xf32>
 }
+
+// -----
+
+// A loom.vmap outside any function has no arguments or results to mark: it is
+// left alone (the pass used to dereference its missing function).
+// CHECK-LABEL: func.func @lane
+// CHECK-SAME: (%{{.*}}: tensor<1xf32>) -> tensor<1xf32>
+// CHECK: loom.vmap @lane
+func.func @lane(%x: tensor<1xf32>) -> tensor<1xf32> {
+  return %x : tensor<1xf32>
+}
+%a = arith.constant dense<1.0> : tensor<2x1xf32>
+%r = loom.vmap @lane(%a) in_axes [0] out_axes [0]
+    : (tensor<2x1xf32>) -> tensor<2x1xf32>
