@@ -8,10 +8,12 @@
 // lanes: batch sizes are dynamic after loom-vmap, so nothing changes shape.
 // What changes are the values that reduce across the batch axis: they need
 // every shard's lanes, so a collective joins them. This file finds those
-// values by propagating "split along axis 0" from the entry arguments, and
-// inserts the collectives GSPMD would.
+// values by tracking which axis of each value is split (ShardAxes.h), from
+// axis 0 of the entry arguments, and inserts the collectives GSPMD would.
 //
 //===----------------------------------------------------------------------===//
+
+#include "ShardAxes.h"
 
 #include "loom/Dialect/Loom/IR/LoomOps.h"
 #include "loom/Transforms/Passes.h"
@@ -37,143 +39,6 @@ static constexpr StringLiteral kDefaultMeshName = "loom_mesh";
 
 namespace {
 
-/// The loom reductions, seen through one lens.
-struct Reduction {
-  Operation *op = nullptr;
-  Value input;
-  int64_t axis = 0;
-  StringRef kind; // "any", "all", "sum", "max", "min"
-
-  static Reduction match(Operation *op) {
-    Reduction r;
-    auto fill = [&](auto red, StringRef kind) {
-      r.op = red;
-      r.input = red.getInput();
-      r.axis = red.getAxis();
-      r.kind = kind;
-    };
-    if (auto o = dyn_cast<AnyOp>(op))
-      fill(o, "any");
-    else if (auto o = dyn_cast<AllOp>(op))
-      fill(o, "all");
-    else if (auto o = dyn_cast<SumOp>(op))
-      fill(o, "sum");
-    else if (auto o = dyn_cast<MaxOp>(op))
-      fill(o, "max");
-    else if (auto o = dyn_cast<MinOp>(op))
-      fill(o, "min");
-    return r;
-  }
-};
-
-/// Values split along axis 0 across shards (tensors), and local batch sizes
-/// (index values read from such tensors' axis 0).
-class Propagation {
-public:
-  explicit Propagation(ModuleOp module) : module(module) {}
-
-  bool isSharded(Value v) const { return sharded.contains(v); }
-
-  void seed(Value v) { mark(v); }
-
-  /// Propagates to a fixpoint over every function: carries, calls and
-  /// returns feed back into each other.
-  void run() {
-    do {
-      changed = false;
-      module.walk([&](Operation *op) { visit(op); });
-    } while (changed);
-  }
-
-private:
-  void mark(Value v) {
-    if (!isa<RankedTensorType>(v.getType()) && !v.getType().isIndex())
-      return;
-    if (sharded.insert(v).second)
-      changed = true;
-  }
-
-  bool any(ValueRange values) const {
-    return llvm::any_of(values, [&](Value v) { return isSharded(v); });
-  }
-
-  void markTensors(ValueRange values) {
-    for (Value v : values)
-      if (isa<RankedTensorType>(v.getType()))
-        mark(v);
-  }
-
-  void visit(Operation *op) {
-    if (Reduction r = Reduction::match(op); r.op) {
-      // Along the split axis the result is whole again (after the
-      // collective loom-shard adds); along another axis it stays split.
-      if (r.axis != 0 && isSharded(r.input))
-        markTensors(op->getResults());
-      return;
-    }
-    if (auto dim = dyn_cast<tensor::DimOp>(op)) {
-      std::optional<int64_t> index = dim.getConstantIndex();
-      if (index && *index == 0 && isSharded(dim.getSource()))
-        mark(dim.getResult());
-      return;
-    }
-    if (auto loop = dyn_cast<scf::WhileOp>(op)) {
-      Block *before = loop.getBeforeBody(), *after = loop.getAfterBody();
-      for (auto [i, arg] : llvm::enumerate(before->getArguments()))
-        if (isSharded(loop.getInits()[i]) ||
-            isSharded(loop.getYieldOp().getResults()[i]))
-          mark(arg);
-      for (auto [i, v] : llvm::enumerate(loop.getConditionOp().getArgs()))
-        if (isSharded(v)) {
-          mark(after->getArgument(i));
-          mark(loop.getResult(i));
-        }
-      return;
-    }
-    if (auto loop = dyn_cast<scf::ForOp>(op)) {
-      for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs()))
-        if (isSharded(loop.getInitArgs()[i]) ||
-            isSharded(loop.getYieldedValues()[i])) {
-          mark(arg);
-          mark(loop.getResult(i));
-        }
-      return;
-    }
-    if (auto branch = dyn_cast<scf::IfOp>(op)) {
-      for (unsigned i = 0; i < branch.getNumResults(); ++i) {
-        bool split = isSharded(branch.thenYield().getOperand(i));
-        if (!branch.getElseRegion().empty())
-          split |= isSharded(branch.elseYield().getOperand(i));
-        if (split)
-          mark(branch.getResult(i));
-      }
-      return;
-    }
-    if (auto call = dyn_cast<func::CallOp>(op)) {
-      auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
-      if (!callee || callee.isExternal()) {
-        if (any(call.getOperands()))
-          markTensors(call.getResults());
-        return;
-      }
-      for (auto [i, operand] : llvm::enumerate(call.getOperands()))
-        if (isSharded(operand))
-          mark(callee.getArgument(i));
-      Operation *ret = callee.getBody().back().getTerminator();
-      for (auto [i, v] : llvm::enumerate(ret->getOperands()))
-        if (isSharded(v))
-          mark(call.getResult(i));
-      return;
-    }
-    if (any(op->getOperands()))
-      markTensors(op->getResults());
-  }
-
-  ModuleOp module;
-  DenseSet<Value> sharded;
-  bool changed = false;
-};
-
 struct LoomShard : loom::impl::LoomShardBase<LoomShard> {
   using LoomShardBase::LoomShardBase;
 
@@ -184,6 +49,8 @@ struct LoomShard : loom::impl::LoomShardBase<LoomShard> {
                          << static_cast<int64_t>(shards);
       return signalPassFailure();
     }
+    if (failed(checkNotYetSharded(module)))
+      return signalPassFailure();
 
     // Entries: functions whose arguments carry a batch axis.
     SmallVector<func::FuncOp> entries;
@@ -236,12 +103,13 @@ struct LoomShard : loom::impl::LoomShardBase<LoomShard> {
     if (failed(meshOp))
       return signalPassFailure();
 
-    Propagation propagation(module);
+    ShardAxes axes(module);
     for (func::FuncOp entry : entries)
       for (unsigned i = 0; i < entry.getNumArguments(); ++i)
         if (entry.getArgAttr(i, LoomDialect::kBatchAxisAttrName))
-          propagation.seed(entry.getArgument(i));
-    propagation.run();
+          axes.seed(entry.getArgument(i), 0);
+    if (failed(axes.run()))
+      return signalPassFailure();
 
     // A result said to be batched must come out split; and a result that
     // comes out split is batched, whatever ops it went through after
@@ -251,7 +119,25 @@ struct LoomShard : loom::impl::LoomShardBase<LoomShard> {
     for (func::FuncOp entry : entries) {
       Operation *ret = entry.getBody().back().getTerminator();
       for (unsigned i = 0; i < entry.getNumResults(); ++i) {
-        bool split = propagation.isSharded(ret->getOperand(i));
+        std::optional<ShardFact> fact = axes.lookup(ret->getOperand(i));
+        if (fact && fact->kind != ShardFact::Split) {
+          ret->emitError() << "result #" << i << " of @" << entry.getSymName()
+                           << " is a shard-local "
+                           << (fact->kind == ShardFact::LocalSize
+                                   ? "batch size"
+                                   : "lane index")
+                           << ", which differs from shard to shard";
+          return signalPassFailure();
+        }
+        if (fact && fact->axis != 0) {
+          ret->emitError() << "result #" << i << " of @" << entry.getSymName()
+                           << " comes out split along axis " << fact->axis
+                           << ", but the runtime joins the shards along "
+                           << "axis 0 only (move the batch axis to the "
+                           << "front)";
+          return signalPassFailure();
+        }
+        bool split = fact.has_value();
         if (split && !entry.getResultAttr(i, LoomDialect::kBatchAxisAttrName))
           entry.setResultAttr(i, LoomDialect::kBatchAxisAttrName,
                               builder.getI64IntegerAttr(0));
@@ -265,15 +151,17 @@ struct LoomShard : loom::impl::LoomShardBase<LoomShard> {
       }
     }
 
-    SmallVector<Reduction> crossing;
+    // Only a reduction along its input's split axis needs other shards'
+    // lanes; one along another axis, or over a lane's own slice, does not.
+    SmallVector<std::pair<Reduction, int64_t>> crossing;
     module.walk([&](Operation *op) {
       Reduction r = Reduction::match(op);
-      if (r.op && r.axis == 0 && propagation.isSharded(r.input))
-        crossing.push_back(r);
+      if (r.op && axes.crossesShards(r))
+        crossing.emplace_back(r, *axes.splitAxis(r.input));
     });
     StringRef meshName = meshOp->getSymName();
-    for (Reduction &r : crossing)
-      if (failed(insertCollective(r, meshName)))
+    for (auto &[r, axis] : crossing)
+      if (failed(insertCollective(r, axis, meshName)))
         return signalPassFailure();
 
     addContexts(module, entries);
@@ -308,19 +196,26 @@ struct LoomShard : loom::impl::LoomShardBase<LoomShard> {
     return m;
   }
 
-  // R(x along 0) with x split => all_reduce(R_local(x)) for any/all/max/min
-  // and integer sums; sum(all_gather(x)) for float sums, so they add in
-  // lane order whatever the shard count.
-  LogicalResult insertCollective(Reduction &r, StringRef meshName) {
+  // R(x along a) with x split along a => all_reduce(R_local(x)) for
+  // any/all/max/min and integer sums; sum(all_gather(x)) for float sums, so
+  // they add in lane order whatever the shard count.
+  LogicalResult insertCollective(Reduction &r, int64_t axis,
+                                 StringRef meshName) {
     OpBuilder b(r.op->getContext());
     Location loc = r.op->getLoc();
     Value result = r.op->getResult(0);
     SmallVector<mesh::MeshAxis> axes{0};
     if (r.kind == "sum" && isa<FloatType>(getElementTypeOrSelf(result))) {
       b.setInsertionPoint(r.op);
+      // Gathered, the axis holds every shard's lanes: its static size, if
+      // any, was this shard's.
+      auto type = cast<RankedTensorType>(r.input.getType());
+      SmallVector<int64_t> shape(type.getShape());
+      shape[axis] = ShapedType::kDynamic;
       auto gathered = b.create<mesh::AllGatherOp>(
-          loc, r.input.getType(), FlatSymbolRefAttr::get(b.getContext(), meshName),
-          b.getDenseI16ArrayAttr(axes), r.input, b.getIndexAttr(0));
+          loc, type.clone(shape),
+          FlatSymbolRefAttr::get(b.getContext(), meshName),
+          b.getDenseI16ArrayAttr(axes), r.input, b.getIndexAttr(axis));
       r.op->setOperand(0, gathered.getResult());
       return success();
     }
@@ -362,6 +257,32 @@ struct LoomShard : loom::impl::LoomShardBase<LoomShard> {
 };
 
 } // namespace
+
+LogicalResult mlir::loom::checkNotYetSharded(ModuleOp module) {
+  WalkResult result = module.walk([&](Operation *op) {
+    if (auto func = dyn_cast<func::FuncOp>(op)) {
+      for (unsigned i = 0; i < func.getNumArguments(); ++i)
+        if (func.getArgAttr(i, LoomDialect::kContextAttrName)) {
+          mlir::emitError(func.getArgument(i).getLoc())
+              << "argument #" << i << " of @" << func.getSymName()
+              << " carries loom.context, which only Loom's own sharding adds "
+              << "(the shard context is not a program input): remove it, "
+              << "and give Loom the program from before loom-shard";
+          return WalkResult::interrupt();
+        }
+      return WalkResult::advance();
+    }
+    if (isa_and_nonnull<mesh::MeshDialect>(op->getDialect()) &&
+        !isa<mesh::MeshOp>(op)) {
+      op->emitError() << "'" << op->getName()
+                      << "' is a collective only Loom's own sharding adds: "
+                      << "give Loom the program from before loom-shard";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
 
 Value mlir::loom::getShardContext(func::FuncOp func) {
   for (unsigned i = 0; i < func.getNumArguments(); ++i)

@@ -26,6 +26,12 @@ void addShardContexts(ModuleOp module, ArrayRef<func::FuncOp> roots);
 /// The shard context argument of `func`, or null.
 Value getShardContext(func::FuncOp func);
 
+/// Fails, with a located error, when `module` already holds what loom-shard
+/// adds: a `loom.context` argument or a mesh collective. Those are Loom's
+/// own; a program that brings them would have a value of its caller's read
+/// as the runtime's shard context, and loom-shard would shard it twice.
+LogicalResult checkNotYetSharded(ModuleOp module);
+
 #define GEN_PASS_REGISTRATION
 #include "loom/Transforms/Passes.h.inc"
 
