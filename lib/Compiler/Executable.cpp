@@ -13,6 +13,7 @@
 #include "loom/Loom.h"
 #include "loom/Runtime/ABI.h"
 #include "loom/Runtime/Mesh.h"
+#include "loom/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -384,6 +385,10 @@ static Result<Executable> compileBuffer(std::unique_ptr<llvm::MemoryBuffer> buff
       mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &ctx);
   if (!module)
     return errors.status("could not parse the program");
+  // Before anything reads the signature: a loom.context the program brings
+  // would be called with the caller's value as the runtime's shard context.
+  if (failed(mlir::loom::checkNotYetSharded(*module)))
+    return errors.status("the program was already sharded");
   auto entry = module->lookupSymbol<mlir::func::FuncOp>(options.entry);
   if (!entry || entry.isExternal())
     return Status::error("no entry function @" + options.entry +

@@ -465,6 +465,31 @@ TEST_F(ExecutableTest, ReportsEntriesThatHostBuffersCannotCall) {
                 "@f: result #0 has element type f16"));
 }
 
+// The shard context is Loom's: a program that brings one (written by hand,
+// or already through loom-shard) would have the caller's value read as the
+// runtime's mesh. It is refused before anything reads the signature.
+TEST_F(ExecutableTest, RefusesProgramsThatAreAlreadySharded) {
+  CompileOptions options;
+  options.entry = "f";
+  options.shards = 2;
+  EXPECT_TRUE(failsWith(
+      Executable::compile(
+          "func.func @f(%x: tensor<?xf32>, %c: i64 {loom.context}) -> "
+          "tensor<?xf32> {\n  return %x : tensor<?xf32>\n}\n",
+          options, "ctx.mlir"),
+      "ctx.mlir:1:33: error: argument #1 of @f carries loom.context"));
+  EXPECT_TRUE(failsWith(
+      Executable::compile(
+          "mesh.mesh @m(shape = 2)\n"
+          "func.func @f(%x: tensor<1xi32>) -> tensor<1xi32> {\n"
+          "  %y = mesh.all_reduce %x on @m mesh_axes = [0] : tensor<1xi32> "
+          "-> tensor<1xi32>\n"
+          "  return %y : tensor<1xi32>\n}\n",
+          options, "sharded.mlir"),
+      "sharded.mlir:3:8: error: 'mesh.all_reduce' is a collective only "
+      "Loom's own sharding adds"));
+}
+
 TEST_F(ExecutableTest, ReportsLoweringErrorsWithTheirLocation) {
   // TOSA is registered but never lowered by Loom: bufferization stops.
   CompileOptions options;
