@@ -9,8 +9,10 @@ variant and a final PASS, or names the first file that differs and exits 1.
 usage: shard_compare.py LOOM_RUN PROGRAM [--entry E] [--input NAME=SPEC]...
            [--npy NAME=f32:LO:HI:SHAPE]... [--shards 1,2,3,10]
            [--variants masked:global,masked:local,masked:auto,per-lane:auto]
+           [--reference-divergent auto] [--print]
 --npy writes uniform floats from a fixed seed to a .npy file (numpy-free)
 and passes it as the input NAME, so that lanes start from different values.
+--print prints every value of the reference's results, for FileCheck.
 """
 
 import argparse
@@ -33,6 +35,19 @@ def write_f32_npy(path, shape, values):
         f.write(struct.pack("<%df" % len(values), *values))
 
 
+def read_npy(path):
+    """The flat values of a little-endian .npy file, numpy-free."""
+    with open(path, "rb") as f:
+        data = f.read()
+    length = struct.unpack("<H", data[8:10])[0]
+    header = eval(data[10:10 + length].decode("latin1"))
+    fmt = {"<i4": "i", "<i8": "q", "<f4": "f", "<f8": "d", "|b1": "?"}
+    code = fmt[header["descr"]]
+    body = data[10 + length:]
+    count = len(body) // struct.calcsize(code)
+    return header["shape"], struct.unpack("<%d%s" % (count, code), body)
+
+
 def run(loom_run, program, args, flags, out_dir):
     cmd = [loom_run, program] + args + flags + ["--output-dir", out_dir]
     proc = subprocess.run(cmd, capture_output=True, text=True)
@@ -49,6 +64,8 @@ def main():
     parser.add_argument("--input", action="append", default=[])
     parser.add_argument("--npy", action="append", default=[])
     parser.add_argument("--shards", default="1,2,3,10")
+    parser.add_argument("--reference-divergent", default="auto")
+    parser.add_argument("--print", action="store_true")
     parser.add_argument(
         "--variants",
         default="masked:global,masked:local,masked:auto,per-lane:auto")
@@ -76,13 +93,20 @@ def main():
         inputs += ["--input", "%s=%s" % (name, path)]
 
     ref_dir = os.path.join(tmp, "reference")
-    files = run(args.loom_run, args.program, inputs, ["--shards", "1"], ref_dir)
+    files = run(args.loom_run, args.program, inputs,
+                ["--shards", "1", "--divergent", args.reference_divergent],
+                ref_dir)
     if not files:
         sys.exit("FAIL: the reference run wrote no results")
     reference = {}
     for name in files:
         with open(os.path.join(ref_dir, name), "rb") as f:
             reference[name] = f.read()
+        if args.print:
+            shape, values = read_npy(os.path.join(ref_dir, name))
+            print("%s %s: %s" % (name[:-len(".npy")],
+                                 "x".join(str(d) for d in shape) or "scalar",
+                                 " ".join("%g" % v for v in values)))
 
     for shards in args.shards.split(","):
         for variant in args.variants.split(","):
