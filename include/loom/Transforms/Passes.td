@@ -191,21 +191,27 @@ def LoomShard : Pass<"loom-shard", "ModuleOp"> {
   let summary = "Partition batched functions over a mesh of shards";
   let description = [{
     Splits every argument marked `loom.batch_axis` across the shards of a
-    1-d `mesh.mesh` along its batch axis, propagates that sharding through
-    the program (elementwise ops, linalg, tensor ops, calls, and the carries
-    of `scf.while`, `scf.for` and `scf.if`, which upstream's propagation
-    does not handle in MLIR 19), and rewrites it into the program one shard
-    runs on its own lanes. A value that reduces across the sharded axis gets
-    a collective, as GSPMD does:
+    1-d `mesh.mesh` along its batch axis, tracks which axis of each value
+    is split through the program (elementwise ops, linalg through its
+    indexing maps, tensor slices, inserts, reshapes, the loom reductions,
+    calls, and the carries of `scf.while`, `scf.for` and `scf.if`, which
+    upstream's propagation does not handle in MLIR 19), and rewrites it into
+    the program one shard runs on its own lanes. A slice that takes one lane
+    at a loop over the shard's lanes is lane-local: not split. An op with no
+    rule that reads a split value, a local batch size or a lane index is an
+    error. A reduction along the split axis of its input gets a collective,
+    as GSPMD does; one along another axis, or over a lane's own tensor, does
+    not:
 
-    * `loom.any`, `all`, `max`, `min` and integer `sum` along the batch axis
+    * `loom.any`, `all`, `max`, `min` and integer `sum` along the split axis
       reduce locally, then `mesh.all_reduce` across shards;
-    * a float `loom.sum` along the batch axis becomes a sum over
+    * a float `loom.sum` along the split axis becomes a sum over
       `mesh.all_gather`, so it is added in lane order and gives the same bits
       for every shard count.
 
     Functions that now contain collectives, and their callers, take the
-    shard context as a trailing `i64 {loom.context}` argument.
+    shard context as a trailing `i64 {loom.context}` argument. A module that
+    already has one, or a collective, is refused: it was sharded already.
 
     The shard count has one source of truth: the module's `mesh.mesh`. The
     `shards` option, when set, overrides its shape (and `loom-run --shards`
