@@ -105,7 +105,8 @@ LogicalResult ShardAxes::set(Value v, ShardFact fact, Operation *at) {
       return unsupported(at, "gives " + describe(fact) + " as a value of " +
                                  "type that has no such axis");
   } else if (!v.getType().isIndex()) {
-    return unsupported(at, "turns " + describe(fact) + " into a value of "
+    return unsupported(at, "turns " + describe(fact) +
+                               " into a value of "
                                "another type");
   }
   auto [it, inserted] = facts.try_emplace(v, fact);
@@ -177,15 +178,14 @@ LogicalResult ShardAxes::visit(Operation *op) {
       .Case([&](scf::WhileOp loop) -> LogicalResult {
         for (auto [i, arg] :
              llvm::enumerate(loop.getBeforeBody()->getArguments()))
-          if (failed(merge({loop.getInits()[i],
-                            loop.getYieldOp().getResults()[i]},
-                           {arg}, op)))
+          if (failed(
+                  merge({loop.getInits()[i], loop.getYieldOp().getResults()[i]},
+                        {arg}, op)))
             return failure();
         for (auto [i, v] : llvm::enumerate(loop.getConditionOp().getArgs()))
-          if (failed(merge({v},
-                           {loop.getAfterBody()->getArgument(i),
-                            loop.getResult(i)},
-                           op)))
+          if (failed(merge(
+                  {v}, {loop.getAfterBody()->getArgument(i), loop.getResult(i)},
+                  op)))
             return failure();
         return success();
       })
@@ -238,8 +238,7 @@ LogicalResult ShardAxes::visit(Operation *op) {
       .Case([&](tensor::CastOp cast) {
         return merge({cast.getSource()}, {cast.getResult()}, op);
       })
-      .Case<tensor::ExtractSliceOp>(
-          [&](auto) { return visitExtractSlice(op); })
+      .Case<tensor::ExtractSliceOp>([&](auto) { return visitExtractSlice(op); })
       .Case<tensor::InsertSliceOp>([&](auto) { return visitInsertSlice(op); })
       .Case([&](tensor::ExtractOp extract) {
         return visitExtractOrInsert(op, extract.getTensor(),
@@ -400,8 +399,7 @@ LogicalResult ShardAxes::visitInsertSlice(Operation *op) {
   if (take == Take::OneLane && sourceAxis)
     return unsupported(op, "writes " + describe(*lookup(slice.getSource())) +
                                " into one lane");
-  if (take == Take::Whole &&
-      sourceAxis != keptAxis(slice.getDroppedDims(), a))
+  if (take == Take::Whole && sourceAxis != keptAxis(slice.getDroppedDims(), a))
     return unsupported(op, "overwrites the whole split axis " + Twine(a) +
                                " with a value not split along it");
   return set(slice.getResult(), {ShardFact::Split, a}, op);
@@ -424,8 +422,8 @@ LogicalResult ShardAxes::visitExtractOrInsert(Operation *op, Value tensor,
                                  "lanes (a global lane index has no meaning "
                                  "on one shard)");
     if (!here && fact)
-      return unsupported(op, "indexes axis " + Twine(i) + " by " +
-                                 describe(*fact));
+      return unsupported(op,
+                         "indexes axis " + Twine(i) + " by " + describe(*fact));
   }
   if (result && axis)
     return set(result, {ShardFact::Split, *axis}, op);
@@ -480,8 +478,8 @@ LogicalResult ShardAxes::visitReshape(Operation *op) {
     Value size = expand.getOutputShape()[next++];
     std::optional<ShardFact> fact = lookup(size);
     if (fact && (fact->kind != ShardFact::LocalSize || target != d))
-      return unsupported(op, "sizes axis " + Twine(d) + " by " +
-                                 describe(*fact));
+      return unsupported(op,
+                         "sizes axis " + Twine(d) + " by " + describe(*fact));
   }
   if (target)
     return set(result, {ShardFact::Split, *target}, op);
@@ -503,10 +501,9 @@ LogicalResult ShardAxes::visitLinalg(Operation *op) {
     AffineMap map = linalgOp.getMatchingIndexingMap(&operand);
     auto dim = dyn_cast<AffineDimExpr>(map.getResult(fact->axis));
     if (!dim)
-      return unsupported(op, "indexes split axis " + Twine(fact->axis) +
-                                 " of operand #" +
-                                 Twine(operand.getOperandNumber()) +
-                                 " by an expression");
+      return unsupported(
+          op, "indexes split axis " + Twine(fact->axis) + " of operand #" +
+                  Twine(operand.getOperandNumber()) + " by an expression");
     if (loop && *loop != dim.getPosition())
       return unsupported(op, "iterates over two different split axes as "
                              "two loop dimensions");
@@ -514,15 +511,13 @@ LogicalResult ShardAxes::visitLinalg(Operation *op) {
   }
   if (!loop)
     return success();
-  if (linalgOp.getIteratorTypesArray()[*loop] ==
-      utils::IteratorType::reduction)
+  if (linalgOp.getIteratorTypesArray()[*loop] == utils::IteratorType::reduction)
     return unsupported(op, "reduces along an axis split across shards (use "
                            "loom.sum, max, min, any or all, which loom-shard "
                            "joins across shards)");
   bool readsPosition = false;
-  op->walk([&](linalg::IndexOp index) {
-    readsPosition |= index.getDim() == *loop;
-  });
+  op->walk(
+      [&](linalg::IndexOp index) { readsPosition |= index.getDim() == *loop; });
   if (readsPosition)
     return unsupported(op, "reads its position along an axis split across "
                            "shards (linalg.index), which is shard-local");
@@ -559,9 +554,8 @@ LogicalResult ShardAxes::visitOther(Operation *op) {
   }
   for (Region &region : op->getRegions())
     for (Block &block : region)
-      if (Operation *term = block.mightHaveTerminator()
-                                ? block.getTerminator()
-                                : nullptr)
+      if (Operation *term =
+              block.mightHaveTerminator() ? block.getTerminator() : nullptr)
         for (Value v : term->getOperands())
           if (std::optional<ShardFact> fact = lookup(v))
             return unsupported(op, "yields " + describe(*fact) +
