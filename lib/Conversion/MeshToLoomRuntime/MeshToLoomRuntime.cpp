@@ -172,9 +172,11 @@ struct Lowering {
                              : "loom_rt_ordered_sum_f64",
                 b.getFunctionType({i64, i64, i64}, {elem}));
     // The runtime reads the lanes through a pointer: the buffer's aligned
-    // base plus its offset, in elements (a slice keeps unit stride).
+    // base plus its offset, in elements (a slice keeps unit stride). The
+    // memref keeps the tensor's shape, static or not: to_memref verifies
+    // that one is the other's tensor type.
     auto memType = MemRefType::get(
-        {ShapedType::kDynamic}, elem,
+        type.getShape(), elem,
         StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1}));
     Value mem =
         b.create<bufferization::ToMemrefOp>(loc, memType, op.getInput());

@@ -54,6 +54,21 @@ func.func @ordered(%x: tensor<?xf32>, %ctx: i64 {loom.context}) -> f32 {
 
 // -----
 
+// A gather of a static shape (a static batch on one shard) reads the buffer
+// through a memref of that shape: to_memref must keep the tensor's shape.
+// CHECK-LABEL: func.func @ordered_static
+// CHECK-SAME: (%[[X:.*]]: tensor<8xf32>, %[[CTX:.*]]: i64 {loom.context})
+// CHECK: %[[M:.*]] = bufferization.to_memref %[[X]] : memref<8xf32, strided<[1], offset: ?>>
+// CHECK: call @loom_rt_ordered_sum_f32(%[[CTX]], %{{.*}}, %{{.*}}) : (i64, i64, i64) -> f32
+mesh.mesh @loom_mesh(shape = 1)
+func.func @ordered_static(%x: tensor<8xf32>, %ctx: i64 {loom.context}) -> f32 {
+  %all = mesh.all_gather %x on @loom_mesh mesh_axes = [0] gather_axis = 0 : tensor<8xf32> -> tensor<8xf32>
+  %s = loom.sum %all along 0 : tensor<8xf32> -> f32
+  return %s : f32
+}
+
+// -----
+
 // Without a shard context there is nobody to reduce with.
 mesh.mesh @loom_mesh(shape = 2)
 func.func @no_context(%t: tensor<1xi32>) -> tensor<1xi32> {
