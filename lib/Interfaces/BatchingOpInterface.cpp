@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
@@ -22,6 +23,17 @@ using namespace mlir::loom;
 #include "loom/Interfaces/BatchingOpInterface.cpp.inc"
 
 BatchingContext::~BatchingContext() = default;
+
+//===----------------------------------------------------------------------===//
+// Ops that trap
+//===----------------------------------------------------------------------===//
+
+std::optional<TrapGuard> mlir::loom::getTrapGuard(Operation *op) {
+  if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+          arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op))
+    return TrapGuard{/*operand=*/1, /*safeValue=*/1};
+  return std::nullopt;
+}
 
 //===----------------------------------------------------------------------===//
 // Mask and masked-write facts
@@ -49,6 +61,15 @@ bool BatchingContext::isMaskWithin(Value narrow, Value wide) const {
     narrow = it->second;
   }
   return false;
+}
+
+void BatchingContext::recordMaskNonEmpty() {
+  if (mask)
+    nonEmptyMasks.insert(mask);
+}
+
+bool BatchingContext::isMaskNonEmpty() const {
+  return !mask || nonEmptyMasks.contains(mask);
 }
 
 void BatchingContext::recordUnchangedOnInactive(Value value, Value base) {
@@ -111,12 +132,32 @@ Value BatchingContext::lookupAs(OpBuilder &builder, Location loc,
 }
 
 Value BatchingContext::createEmpty(OpBuilder &builder, Location loc,
-                                   Type batchedType) {
+                                   Type batchedType,
+                                   ArrayRef<OpFoldResult> laneSizes) {
   auto tensor = cast<RankedTensorType>(batchedType);
+  assert((laneSizes.empty() ||
+          laneSizes.size() + 1 == static_cast<size_t>(tensor.getRank())) &&
+         "one size per lane axis");
   SmallVector<Value> dynamicSizes;
   if (tensor.isDynamicDim(0))
     dynamicSizes.push_back(getBatchSize());
+  for (int64_t dim = 1; dim < tensor.getRank(); ++dim) {
+    if (!tensor.isDynamicDim(dim))
+      continue;
+    assert(!laneSizes.empty() && "a dynamic lane axis needs its size");
+    dynamicSizes.push_back(
+        getValueOrCreateConstantIndexOp(builder, loc, laneSizes[dim - 1]));
+  }
   return builder.create<tensor::EmptyOp>(loc, tensor, dynamicSizes);
+}
+
+SmallVector<OpFoldResult> BatchingContext::getLaneSizes(OpBuilder &builder,
+                                                        Location loc,
+                                                        Value batched) {
+  SmallVector<OpFoldResult> sizes =
+      tensor::getMixedSizes(builder, loc, batched);
+  sizes.erase(sizes.begin());
+  return sizes;
 }
 
 Value BatchingContext::broadcast(OpBuilder &builder, Location loc,
@@ -144,25 +185,31 @@ Value BatchingContext::broadcast(OpBuilder &builder, Location loc,
 Value BatchingContext::broadcastHere(OpBuilder &builder, Location loc,
                                      Value unbatched) {
   Type batchedType = getBatchedType(unbatched.getType());
-  Value empty = createEmpty(builder, loc, batchedType);
-  if (!isa<RankedTensorType>(unbatched.getType()))
+  if (!isa<RankedTensorType>(unbatched.getType())) {
+    Value empty = createEmpty(builder, loc, batchedType);
     return builder.create<linalg::FillOp>(loc, unbatched, empty).getResult(0);
+  }
+  // Every lane gets the tensor's own shape.
+  Value empty = createEmpty(builder, loc, batchedType,
+                            tensor::getMixedSizes(builder, loc, unbatched));
   return builder
       .create<linalg::BroadcastOp>(loc, unbatched, empty, ArrayRef<int64_t>{0})
       ->getResult(0);
 }
 
-/// Offsets, sizes and strides of lane `lane` of a tensor<BxS...>.
-static void getLaneSlice(OpBuilder &builder, RankedTensorType batched,
-                         Value lane, SmallVectorImpl<OpFoldResult> &offsets,
+/// Offsets, sizes and strides of lane `lane` of `batched`, a tensor<BxS...>
+/// (its dynamic lane sizes read with tensor.dim).
+static void getLaneSlice(BatchingContext &context, OpBuilder &builder,
+                         Location loc, Value batched, Value lane,
+                         SmallVectorImpl<OpFoldResult> &offsets,
                          SmallVectorImpl<OpFoldResult> &sizes,
                          SmallVectorImpl<OpFoldResult> &strides) {
   offsets.push_back(lane);
   sizes.push_back(builder.getIndexAttr(1));
   strides.push_back(builder.getIndexAttr(1));
-  for (int64_t dim : batched.getShape().drop_front()) {
+  for (OpFoldResult size : context.getLaneSizes(builder, loc, batched)) {
     offsets.push_back(builder.getIndexAttr(0));
-    sizes.push_back(builder.getIndexAttr(dim));
+    sizes.push_back(size);
     strides.push_back(builder.getIndexAttr(1));
   }
 }
@@ -173,7 +220,7 @@ Value BatchingContext::extractLane(OpBuilder &builder, Location loc,
   if (type.getRank() == 1)
     return builder.create<tensor::ExtractOp>(loc, batched, lane);
   SmallVector<OpFoldResult> offsets, sizes, strides;
-  getLaneSlice(builder, type, lane, offsets, sizes, strides);
+  getLaneSlice(*this, builder, loc, batched, lane, offsets, sizes, strides);
   auto laneType = RankedTensorType::get(type.getShape().drop_front(),
                                         type.getElementType());
   return builder.create<tensor::ExtractSliceOp>(loc, laneType, batched, offsets,
@@ -182,22 +229,22 @@ Value BatchingContext::extractLane(OpBuilder &builder, Location loc,
 
 Value BatchingContext::insertLane(OpBuilder &builder, Location loc,
                                   Value laneValue, Value dest, Value lane) {
-  auto type = cast<RankedTensorType>(dest.getType());
   if (!isa<RankedTensorType>(laneValue.getType()))
     return builder.create<tensor::InsertOp>(loc, laneValue, dest, lane);
   SmallVector<OpFoldResult> offsets, sizes, strides;
-  getLaneSlice(builder, type, lane, offsets, sizes, strides);
+  getLaneSlice(*this, builder, loc, dest, lane, offsets, sizes, strides);
   return builder.create<tensor::InsertSliceOp>(loc, laneValue, dest, offsets,
                                                sizes, strides);
 }
 
 Value BatchingContext::broadcastMask(OpBuilder &builder, Location loc,
-                                     Value laneMask, Type batchedType) {
-  auto target = cast<RankedTensorType>(batchedType);
+                                     Value laneMask, Value like) {
+  auto target = cast<RankedTensorType>(like.getType());
   if (target.getRank() == 1)
     return laneMask;
   auto maskType = RankedTensorType::get(target.getShape(), builder.getI1Type());
-  Value empty = createEmpty(builder, loc, maskType);
+  Value empty =
+      createEmpty(builder, loc, maskType, getLaneSizes(builder, loc, like));
   SmallVector<int64_t> dims =
       llvm::to_vector(llvm::seq<int64_t>(1, target.getRank()));
   return builder.create<linalg::BroadcastOp>(loc, laneMask, empty, dims)
@@ -259,6 +306,36 @@ Value BatchingContext::selectLanes(OpBuilder &builder, Location loc,
   return generic.getResult(0);
 }
 
+// x with s on inactive lanes => linalg.generic ins(m, x) { select(m, x, s) }
+Value BatchingContext::selectOnInactive(OpBuilder &builder, Location loc,
+                                        Value batched, int64_t safe) {
+  if (!mask)
+    return batched;
+  // Into a fresh tensor, never into `batched`: the value may have other
+  // users that need the stale lanes. Elementwise fusion folds the generic
+  // into its one user, so no buffer is allocated for it.
+  auto type = cast<RankedTensorType>(batched.getType());
+  MLIRContext *ctx = builder.getContext();
+  unsigned rank = type.getRank();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  AffineMap laneOnly = AffineMap::get(rank, 0, getAffineDimExpr(0, ctx), ctx);
+  SmallVector<AffineMap> maps{laneOnly, identity, identity};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  Value empty =
+      createEmpty(builder, loc, type, getLaneSizes(builder, loc, batched));
+  Type element = type.getElementType();
+  auto generic = builder.create<linalg::GenericOp>(
+      loc, TypeRange{type}, ValueRange{mask, batched}, ValueRange{empty}, maps,
+      iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+        Value safeValue = b.create<arith::ConstantOp>(
+            l, element, b.getIntegerAttr(element, safe));
+        Value chosen = b.create<arith::SelectOp>(l, args[0], args[1], safeValue);
+        b.create<linalg::YieldOp>(l, chosen);
+      });
+  return generic.getResult(0);
+}
+
 //===----------------------------------------------------------------------===//
 // Loops over lanes
 //===----------------------------------------------------------------------===//
@@ -294,9 +371,21 @@ LogicalResult BatchingContext::batchPerLane(OpBuilder &builder, Operation *op,
   getUsedValuesDefinedAbove(op->getRegions(), inputs);
 
   SmallVector<Value> inits(destinations);
-  if (inits.empty())
-    for (Type type : op->getResultTypes())
-      inits.push_back(createEmpty(builder, loc, getBatchedType(type)));
+  if (inits.empty()) {
+    for (OpResult result : op->getResults()) {
+      // A lane's result is inserted where its shape says; a dynamic shape
+      // is only known once the op has run on the lane, too late to size
+      // the batch (rules that know it pass destinations).
+      auto tensor = dyn_cast<RankedTensorType>(result.getType());
+      if (tensor && !tensor.hasStaticShape())
+        return op->emitError()
+               << "cannot batch '" << op->getName()
+               << "' lane by lane: result #" << result.getResultNumber()
+               << " has the dynamic shape " << tensor
+               << ", which is not known before the op runs on each lane";
+      inits.push_back(createEmpty(builder, loc, getBatchedType(result.getType())));
+    }
+  }
 
   // A lane's tensor is a view at a per-lane offset. MLIR 19's bufferization
   // passes such a view to a call as a memref.cast to the callee's identity

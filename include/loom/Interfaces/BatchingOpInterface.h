@@ -23,12 +23,35 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpDefinition.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <optional>
 
 namespace mlir::loom {
 
 /// Declared by the Loom dialect (LoomAttrs.td); opaque here so that this
 /// library does not depend on the dialect that implements the interface.
 enum class LoopStrategy : uint32_t;
+
+//===----------------------------------------------------------------------===//
+// Ops that trap
+//===----------------------------------------------------------------------===//
+
+/// An operand that makes an op trap for some of its values, and a value of
+/// it that never does.
+struct TrapGuard {
+  unsigned operand;
+  int64_t safeValue;
+};
+
+/// How `op` can trap, if it can: integer division and remainder (signed and
+/// unsigned, ceil and floor) trap on a zero divisor, and the signed ones on
+/// INT_MIN / -1; a divisor of 1 is safe for both. Batched code runs an op on
+/// lanes the scalar program would not run it on (finished lanes of a masked
+/// loop, the untaken side of a per-lane branch), whose operands are stale or
+/// arbitrary: every rule that does so makes this operand safe there. An op
+/// that can trap is added here, in one place.
+std::optional<TrapGuard> getTrapGuard(Operation *op);
 
 /// What a batching rule sees of `loom-vmap`. Values passed to `isBatched`,
 /// `lookup` and `map` are values of the scalar (original) function.
@@ -89,6 +112,19 @@ public:
   Value narrowMask(Value narrower);
   void restoreMask(Value previous) { mask = previous; }
 
+  /// Records that the current mask sets at least one lane (the active set of
+  /// a loop that is running). The mask of a per-lane branch may set none.
+  void recordMaskNonEmpty();
+  /// True when the current mask is null or known to set a lane.
+  bool isMaskNonEmpty() const;
+
+  /// `batched` with `safe` on every lane the current mask clears, `batched`
+  /// itself without a mask: a linalg.generic select, which fuses into the
+  /// elementwise op that reads it. Active lanes keep their value, so an
+  /// active lane that divides by zero does what the scalar program does.
+  Value selectOnInactive(OpBuilder &builder, Location loc, Value batched,
+                         int64_t safe);
+
   /// Records that `value` equals `base` on every lane the current mask
   /// clears: a masked write. A loop whose carry is only updated this way
   /// needs no `select` of the whole carry, which would copy a buffer per
@@ -116,8 +152,16 @@ public:
   /// linalg.broadcast for a tensor; built once per value, where the value is
   /// defined (so it is hoisted out of loops).
   Value broadcast(OpBuilder &builder, Location loc, Value unbatched);
-  /// A tensor.empty of `batchedType` (the lane axis sized by the batch).
-  Value createEmpty(OpBuilder &builder, Location loc, Type batchedType);
+  /// A tensor.empty of `batchedType`: the lane axis sized by the batch, the
+  /// lane's own axes by `laneSizes` (one per axis after the lane axis). A
+  /// type whose lane axes are all static needs no `laneSizes`.
+  Value createEmpty(OpBuilder &builder, Location loc, Type batchedType,
+                    ArrayRef<OpFoldResult> laneSizes = {});
+  /// The sizes of a lane of `batched` (its axes after the lane axis):
+  /// static ones as attributes, dynamic ones read with tensor.dim. Every
+  /// lane has the same shape, the one it is batched with.
+  SmallVector<OpFoldResult> getLaneSizes(OpBuilder &builder, Location loc,
+                                         Value batched);
   /// Lane `lane` of `batched`: tensor.extract or a rank-reducing
   /// tensor.extract_slice.
   Value extractLane(OpBuilder &builder, Location loc, Value batched,
@@ -131,9 +175,10 @@ public:
   /// bufferization.alloc_tensor): once bufferized, a buffer with the identity layout, not
   /// a view into another one.
   Value copyToNewTensor(OpBuilder &builder, Location loc, Value tensor);
-  /// `mask` (tensor<Bxi1>) broadcast to the shape of `batchedType`.
+  /// `mask` (tensor<Bxi1>) broadcast to the shape of `like`, a batched
+  /// value.
   Value broadcastMask(OpBuilder &builder, Location loc, Value mask,
-                      Type batchedType);
+                      Value like);
   /// An all-true tensor<Bxi1>, built once per function.
   Value getAllTrue(OpBuilder &builder, Location loc);
   /// `select(mask, onTrue, onFalse)` lane by lane, written into `onFalse`
@@ -166,6 +211,7 @@ private:
 
   Value mask;
   DenseMap<Value, Value> maskParents;
+  llvm::DenseSet<Value> nonEmptyMasks;
   struct Unchanged {
     Value base;
     Value mask;

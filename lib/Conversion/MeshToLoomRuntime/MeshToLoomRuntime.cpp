@@ -178,8 +178,10 @@ struct Lowering {
     auto memType = MemRefType::get(
         type.getShape(), elem,
         StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1}));
-    Value mem =
-        b.create<bufferization::ToMemrefOp>(loc, memType, op.getInput());
+    // read_only: the runtime only reads the lanes, so bufferization need
+    // not copy them into a buffer of their own first.
+    Value mem = b.create<bufferization::ToMemrefOp>(loc, memType, op.getInput(),
+                                                    /*read_only=*/true);
     auto meta = b.create<memref::ExtractStridedMetadataOp>(loc, mem);
     Value base = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, mem);
     Value bytes = b.create<arith::ConstantIndexOp>(

@@ -34,12 +34,12 @@ func.func @values(%n: tensor<1xi32>, %x: tensor<1xf64>, %ctx: i64 {loom.context}
 }
 
 // -----
-
 // A float sum over gathered lanes is one ordered sum over this shard's lanes,
-// read through a pointer at the buffer's offset.
+// read through a pointer at the buffer's offset (read_only: a view is not
+// copied into a buffer of its own first).
 // CHECK-LABEL: func.func @ordered
 // CHECK-SAME: (%[[X:.*]]: tensor<?xf32>, %[[CTX:.*]]: i64 {loom.context})
-// CHECK: %[[M:.*]] = bufferization.to_memref %[[X]]
+// CHECK: %[[M:.*]] = bufferization.to_memref %[[X]] read_only
 // CHECK: memref.extract_strided_metadata %[[M]]
 // CHECK: memref.extract_aligned_pointer_as_index %[[M]]
 // CHECK: %[[S:.*]] = call @loom_rt_ordered_sum_f32(%[[CTX]], %{{.*}}, %{{.*}}) : (i64, i64, i64) -> f32
@@ -58,7 +58,7 @@ func.func @ordered(%x: tensor<?xf32>, %ctx: i64 {loom.context}) -> f32 {
 // through a memref of that shape: to_memref must keep the tensor's shape.
 // CHECK-LABEL: func.func @ordered_static
 // CHECK-SAME: (%[[X:.*]]: tensor<8xf32>, %[[CTX:.*]]: i64 {loom.context})
-// CHECK: %[[M:.*]] = bufferization.to_memref %[[X]] : memref<8xf32, strided<[1], offset: ?>>
+// CHECK: %[[M:.*]] = bufferization.to_memref %[[X]] read_only : memref<8xf32, strided<[1], offset: ?>>
 // CHECK: call @loom_rt_ordered_sum_f32(%[[CTX]], %{{.*}}, %{{.*}}) : (i64, i64, i64) -> f32
 mesh.mesh @loom_mesh(shape = 1)
 func.func @ordered_static(%x: tensor<8xf32>, %ctx: i64 {loom.context}) -> f32 {

@@ -74,15 +74,17 @@ static SmallVector<OpFoldResult> mapOFRs(BatchingContext &context,
   return mapped;
 }
 
-/// `batched` (tensor<B>) broadcast along trailing axes to `batchedType`.
+/// `batched` (tensor<B>) broadcast along trailing axes to `batchedType`,
+/// whose lane axes have the sizes `laneSizes`.
 static Value broadcastTrailing(BatchingContext &context, OpBuilder &builder,
-                               Location loc, Value batched, Type batchedType) {
+                               Location loc, Value batched, Type batchedType,
+                               ArrayRef<OpFoldResult> laneSizes) {
   auto target = cast<RankedTensorType>(batchedType);
   auto source = cast<RankedTensorType>(batched.getType());
   if (source.getRank() == target.getRank())
     return batched;
   auto type = RankedTensorType::get(target.getShape(), source.getElementType());
-  Value empty = context.createEmpty(builder, loc, type);
+  Value empty = context.createEmpty(builder, loc, type, laneSizes);
   SmallVector<int64_t> dims =
       llvm::to_vector(llvm::seq<int64_t>(source.getRank(), target.getRank()));
   return builder.create<linalg::BroadcastOp>(loc, batched, empty, dims)
@@ -154,6 +156,19 @@ struct ElementwiseBatchingModel
     Type laneResult = op->getResult(0).getType();
     Type batchedResult = context.getBatchedType(laneResult);
     bool tensorLanes = isa<RankedTensorType>(laneResult);
+    // A lane's shape, from an operand that has it (elementwise ops keep
+    // shapes), for a per-lane scalar broadcast to it.
+    auto getLaneSizes = [&]() -> SmallVector<OpFoldResult> {
+      for (Value operand : op->getOperands()) {
+        if (!isa<RankedTensorType>(operand.getType()))
+          continue;
+        Value value = context.lookup(operand);
+        if (isMappedBatched(context, operand))
+          return context.getLaneSizes(builder, loc, value);
+        return tensor::getMixedSizes(builder, loc, value);
+      }
+      return {};
+    };
     IRMapping mapping;
     for (Value operand : op->getOperands()) {
       bool scalarOperand = !isa<RankedTensorType>(operand.getType());
@@ -163,7 +178,8 @@ struct ElementwiseBatchingModel
         // the lane's shape; on the lane axis alone it would not line up.
         value = tensorLanes && scalarOperand
                     ? broadcastTrailing(context, builder, loc,
-                                        context.lookup(operand), batchedResult)
+                                        context.lookup(operand), batchedResult,
+                                        getLaneSizes())
                     : context.lookup(operand);
       else if (tensorLanes && scalarOperand)
         // arith.select with one condition for the whole tensor stays so.
@@ -171,6 +187,15 @@ struct ElementwiseBatchingModel
       else
         value = context.lookupBatched(builder, loc, operand);
       mapping.map(operand, value);
+    }
+    // Lanes the mask clears run the op too, on values the scalar program
+    // never divides by: they get a divisor that cannot trap.
+    if (std::optional<TrapGuard> guard = getTrapGuard(op)) {
+      Value operand = op->getOperand(guard->operand);
+      mapping.map(operand,
+                  context.selectOnInactive(builder, loc,
+                                           mapping.lookup(operand),
+                                           guard->safeValue));
     }
     Operation *batched = builder.clone(*op, mapping);
     for (auto [result, newResult] :
@@ -411,8 +436,15 @@ struct SplatBatchingModel
     Location loc = op->getLoc();
     Value element = context.lookupBatched(builder, loc, splat.getInput());
     Type batchedType = context.getBatchedType(splat.getType());
+    SmallVector<OpFoldResult> laneSizes = getMixedValues(
+        splat.getType().getShape(),
+        llvm::to_vector(llvm::map_range(
+            splat.getDynamicSizes(),
+            [&](Value size) { return context.lookup(size); })),
+        builder);
     context.map(splat.getResult(),
-                broadcastTrailing(context, builder, loc, element, batchedType));
+                broadcastTrailing(context, builder, loc, element, batchedType,
+                                  laneSizes));
     return success();
   }
 };
@@ -427,10 +459,20 @@ struct ExtractSliceBatchingModel
     auto slice = cast<tensor::ExtractSliceOp>(op);
     if (anyBatched(context, slice.getMixedSizes()))
       return unsupported(op, "its size differs per lane (ragged batch)");
-    if (anyBatched(context, slice.getMixedOffsets()) ||
-        anyBatched(context, slice.getMixedStrides()))
-      return context.batchPerLane(builder, op, /*skipInactive=*/true);
     Location loc = op->getLoc();
+    if (anyBatched(context, slice.getMixedOffsets()) ||
+        anyBatched(context, slice.getMixedStrides())) {
+      // Each lane's slice has the shared sizes, less the dropped unit axes.
+      SmallVector<OpFoldResult> laneSizes;
+      llvm::SmallBitVector dropped = slice.getDroppedDims();
+      for (auto [dim, size] :
+           llvm::enumerate(mapOFRs(context, slice.getMixedSizes())))
+        if (!dropped.test(dim))
+          laneSizes.push_back(size);
+      Value dest = context.createEmpty(
+          builder, loc, context.getBatchedType(slice.getType()), laneSizes);
+      return context.batchPerLane(builder, op, /*skipInactive=*/true, dest);
+    }
     Value source = context.lookupBatched(builder, loc, slice.getSource());
     SmallVector<OpFoldResult> offsets{builder.getIndexAttr(0)};
     SmallVector<OpFoldResult> sizes{getBatchSizeOFR(context, builder)};
@@ -735,8 +777,17 @@ struct ForBatchingModel
       return failure();
     // `loom-vmap` turns loops with per-lane bounds into while loops before
     // batching; a per-lane for that is left is run lane by lane.
-    if (*strategy != LoopStrategy::Uniform)
-      return context.batchPerLane(builder, op, /*skipInactive=*/true);
+    if (*strategy != LoopStrategy::Uniform) {
+      // Each result is written into its init's lanes: an init has the
+      // result's shape, dynamic or not, and lanes skipped under a mask
+      // keep it.
+      Location loc = loop.getLoc();
+      SmallVector<Value> destinations;
+      for (Value init : loop.getInitArgs())
+        destinations.push_back(context.lookupBatched(builder, loc, init));
+      return context.batchPerLane(builder, op, /*skipInactive=*/true,
+                                  destinations);
+    }
 
     Location loc = loop.getLoc();
     SmallVector<Value> looked;
@@ -1052,6 +1103,8 @@ struct WhileBatchingModel
           ValueRange oldCarries = args.take_front(numCarries);
           Value active = args[numCarries];
           Value previous = context.narrowMask(active);
+          // The body runs only while some lane is active.
+          context.recordMaskNonEmpty();
           for (auto [arg, at] :
                llvm::zip(loop.getAfterArguments(), forwardedAt))
             context.map(arg, args[at]);
@@ -1110,6 +1163,16 @@ struct WhileBatchingModel
             context.lookupBatched(builder, loc, loop.getInits()[*carry]));
         fromInit.push_back(true);
       } else {
+        // A lane's result of dynamic shape is only known once its loop has
+        // run: batchPerLane says so when it has no destination.
+        auto tensor = dyn_cast<RankedTensorType>(result.getType());
+        if (tensor && !tensor.hasStaticShape())
+          return loop->emitError()
+                 << "cannot run this loop lane by lane: result #" << j
+                 << " has the dynamic shape " << tensor
+                 << " and is not a carry passed through the condition, so "
+                 << "its shape is not known before the loop runs on each "
+                 << "lane (run it masked: loom.strategy = masked)";
         destinations.push_back(context.createEmpty(
             builder, loc, context.getBatchedType(result.getType())));
         fromInit.push_back(false);

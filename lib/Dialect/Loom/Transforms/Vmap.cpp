@@ -277,12 +277,57 @@ LogicalResult FunctionBatcher::run(func::FuncOp source, func::FuncOp target,
   return success();
 }
 
+// d in trapping op(x, d) under a mask that may be empty
+//   => select(any(mask), d, safe)
+/// Makes every op in `clone` (an unbatched op, cloned as it is) that can
+/// trap safe when no lane of the current mask is set: the scalar program
+/// would not have run it at all (a per-lane branch no lane takes). With one
+/// lane set, it runs as in the scalar program, which that lane runs too.
+static void guardUnbatchedTraps(BatchingContext &context, OpBuilder &builder,
+                                Operation *clone) {
+  if (context.isMaskNonEmpty())
+    return;
+  SmallVector<Operation *> trapping;
+  clone->walk([&](Operation *op) {
+    if (getTrapGuard(op))
+      trapping.push_back(op);
+  });
+  if (trapping.empty())
+    return;
+  OpBuilder::InsertionGuard guard(builder);
+  Location loc = clone->getLoc();
+  builder.setInsertionPoint(clone);
+  Value any = builder.create<AnyOp>(loc, builder.getI1Type(), context.getMask(),
+                                    builder.getI64IntegerAttr(0));
+  for (Operation *op : trapping) {
+    TrapGuard trap = *getTrapGuard(op);
+    Value divisor = op->getOperand(trap.operand);
+    builder.setInsertionPoint(op);
+    Location opLoc = op->getLoc();
+    Type element = getElementTypeOrSelf(divisor.getType());
+    TypedAttr safe = builder.getIntegerAttr(element, trap.safeValue);
+    Value safeValue;
+    if (auto tensor = dyn_cast<RankedTensorType>(divisor.getType())) {
+      Value scalar = builder.create<arith::ConstantOp>(opLoc, safe);
+      SmallVector<Value> sizes;
+      for (int64_t dim = 0; dim < tensor.getRank(); ++dim)
+        if (tensor.isDynamicDim(dim))
+          sizes.push_back(builder.create<tensor::DimOp>(opLoc, divisor, dim));
+      safeValue = builder.create<tensor::SplatOp>(opLoc, scalar, tensor, sizes);
+    } else {
+      safeValue = builder.create<arith::ConstantOp>(opLoc, safe);
+    }
+    op->setOperand(trap.operand, builder.create<arith::SelectOp>(
+                                     opLoc, any, divisor, safeValue));
+  }
+}
+
 LogicalResult FunctionBatcher::batchBlock(Block &original, OpBuilder &builder) {
   for (Operation &op : original.without_terminator()) {
     // An op that reads nothing per-lane computes the same on every lane:
     // it is cloned as it is, and its results stay unbatched.
     if (!analysis.usesBatched(&op)) {
-      builder.clone(op, mapping);
+      guardUnbatchedTraps(*this, builder, builder.clone(op, mapping));
       remarkNestedLoops(&op, /*includeSelf=*/true,
                         "loop is uniform: it reads no per-lane value");
       continue;
@@ -316,8 +361,8 @@ LogicalResult FunctionBatcher::batchBlock(Block &original, OpBuilder &builder) {
 
 /// True when batching `func` under a mask can differ from batching it
 /// without one: it has loops or branches (which a mask keeps finished lanes
-/// out of), calls, or ops that read or write at an index or divide (which
-/// must not run on a masked-off lane's stale values). Straight-line
+/// out of), calls, or ops that read or write at an index or can trap (which
+/// must not run on a masked-off lane's stale values: getTrapGuard). Straight-line
 /// elementwise arithmetic gives the same lanes either way.
 static bool needsLaneMask(func::FuncOp func) {
   return func.getBody()
@@ -326,9 +371,7 @@ static bool needsLaneMask(func::FuncOp func) {
           return WalkResult::advance();
         bool elementwise =
             isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
-            !isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp,
-                 arith::RemUIOp, arith::CeilDivSIOp, arith::CeilDivUIOp,
-                 arith::FloorDivSIOp>(op);
+            !getTrapGuard(op);
         return elementwise ? WalkResult::advance() : WalkResult::interrupt();
       })
       .wasInterrupted();
@@ -663,12 +706,15 @@ LogicalResult VmapExpander::expand(VmapOp vmap) {
       if (!batched->resultBatched[i]) {
         // out_axes asks for a batch axis on a value every lane shares.
         Type type = batchType(result.getType(), 0, batch);
-        SmallVector<Value> batchSize;
+        SmallVector<Value> sizes;
         if (ShapedType::isDynamic(batch))
-          batchSize.push_back(
-              builder.create<tensor::DimOp>(loc, firstBatched, 0));
+          sizes.push_back(builder.create<tensor::DimOp>(loc, firstBatched, 0));
+        if (auto tensor = dyn_cast<RankedTensorType>(result.getType()))
+          for (int64_t dim = 0; dim < tensor.getRank(); ++dim)
+            if (tensor.isDynamicDim(dim))
+              sizes.push_back(builder.create<tensor::DimOp>(loc, result, dim));
         Value empty = builder.create<tensor::EmptyOp>(
-            loc, cast<RankedTensorType>(type), batchSize);
+            loc, cast<RankedTensorType>(type), sizes);
         result = isa<RankedTensorType>(result.getType())
                      ? builder
                            .create<linalg::BroadcastOp>(loc, result, empty,
