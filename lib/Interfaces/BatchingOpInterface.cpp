@@ -154,9 +154,13 @@ Value BatchingContext::createEmpty(OpBuilder &builder, Location loc,
 SmallVector<OpFoldResult> BatchingContext::getLaneSizes(OpBuilder &builder,
                                                         Location loc,
                                                         Value batched) {
-  SmallVector<OpFoldResult> sizes =
-      tensor::getMixedSizes(builder, loc, batched);
-  sizes.erase(sizes.begin());
+  auto type = cast<RankedTensorType>(batched.getType());
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t dim = 1; dim < type.getRank(); ++dim)
+    sizes.push_back(type.isDynamicDim(dim)
+                        ? OpFoldResult(builder.createOrFold<tensor::DimOp>(
+                              loc, batched, dim))
+                        : OpFoldResult(builder.getIndexAttr(type.getDimSize(dim))));
   return sizes;
 }
 

@@ -1172,7 +1172,7 @@ struct WhileBatchingModel
                  << " has the dynamic shape " << tensor
                  << " and is not a carry passed through the condition, so "
                  << "its shape is not known before the loop runs on each "
-                 << "lane (run it masked: loom.strategy = masked)";
+                 << "lane (run it masked: loom.strategy = #loom.strategy<masked>)";
         destinations.push_back(context.createEmpty(
             builder, loc, context.getBatchedType(result.getType())));
         fromInit.push_back(false);
