@@ -151,16 +151,16 @@ Value BatchingContext::createEmpty(OpBuilder &builder, Location loc,
   return builder.create<tensor::EmptyOp>(loc, tensor, dynamicSizes);
 }
 
-SmallVector<OpFoldResult> BatchingContext::getLaneSizes(OpBuilder &builder,
-                                                        Location loc,
-                                                        Value batched) {
+SmallVector<OpFoldResult>
+BatchingContext::getLaneSizes(OpBuilder &builder, Location loc, Value batched) {
   auto type = cast<RankedTensorType>(batched.getType());
   SmallVector<OpFoldResult> sizes;
   for (int64_t dim = 1; dim < type.getRank(); ++dim)
-    sizes.push_back(type.isDynamicDim(dim)
-                        ? OpFoldResult(builder.createOrFold<tensor::DimOp>(
-                              loc, batched, dim))
-                        : OpFoldResult(builder.getIndexAttr(type.getDimSize(dim))));
+    sizes.push_back(
+        type.isDynamicDim(dim)
+            ? OpFoldResult(
+                  builder.createOrFold<tensor::DimOp>(loc, batched, dim))
+            : OpFoldResult(builder.getIndexAttr(type.getDimSize(dim))));
   return sizes;
 }
 
@@ -334,7 +334,8 @@ Value BatchingContext::selectOnInactive(OpBuilder &builder, Location loc,
       iterators, [&](OpBuilder &b, Location l, ValueRange args) {
         Value safeValue = b.create<arith::ConstantOp>(
             l, element, b.getIntegerAttr(element, safe));
-        Value chosen = b.create<arith::SelectOp>(l, args[0], args[1], safeValue);
+        Value chosen =
+            b.create<arith::SelectOp>(l, args[0], args[1], safeValue);
         b.create<linalg::YieldOp>(l, chosen);
       });
   return generic.getResult(0);
@@ -387,7 +388,8 @@ LogicalResult BatchingContext::batchPerLane(OpBuilder &builder, Operation *op,
                << "' lane by lane: result #" << result.getResultNumber()
                << " has the dynamic shape " << tensor
                << ", which is not known before the op runs on each lane";
-      inits.push_back(createEmpty(builder, loc, getBatchedType(result.getType())));
+      inits.push_back(
+          createEmpty(builder, loc, getBatchedType(result.getType())));
     }
   }
 

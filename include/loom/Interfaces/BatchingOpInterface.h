@@ -177,8 +177,7 @@ public:
   Value copyToNewTensor(OpBuilder &builder, Location loc, Value tensor);
   /// `mask` (tensor<Bxi1>) broadcast to the shape of `like`, a batched
   /// value.
-  Value broadcastMask(OpBuilder &builder, Location loc, Value mask,
-                      Value like);
+  Value broadcastMask(OpBuilder &builder, Location loc, Value mask, Value like);
   /// An all-true tensor<Bxi1>, built once per function.
   Value getAllTrue(OpBuilder &builder, Location loc);
   /// `select(mask, onTrue, onFalse)` lane by lane, written into `onFalse`

@@ -192,10 +192,9 @@ struct ElementwiseBatchingModel
     // never divides by: they get a divisor that cannot trap.
     if (std::optional<TrapGuard> guard = getTrapGuard(op)) {
       Value operand = op->getOperand(guard->operand);
-      mapping.map(operand,
-                  context.selectOnInactive(builder, loc,
-                                           mapping.lookup(operand),
-                                           guard->safeValue));
+      mapping.map(operand, context.selectOnInactive(builder, loc,
+                                                    mapping.lookup(operand),
+                                                    guard->safeValue));
     }
     Operation *batched = builder.clone(*op, mapping);
     for (auto [result, newResult] :
@@ -436,12 +435,12 @@ struct SplatBatchingModel
     Location loc = op->getLoc();
     Value element = context.lookupBatched(builder, loc, splat.getInput());
     Type batchedType = context.getBatchedType(splat.getType());
-    SmallVector<OpFoldResult> laneSizes = getMixedValues(
-        splat.getType().getShape(),
-        llvm::to_vector(llvm::map_range(
-            splat.getDynamicSizes(),
-            [&](Value size) { return context.lookup(size); })),
-        builder);
+    SmallVector<OpFoldResult> laneSizes =
+        getMixedValues(splat.getType().getShape(),
+                       llvm::to_vector(llvm::map_range(
+                           splat.getDynamicSizes(),
+                           [&](Value size) { return context.lookup(size); })),
+                       builder);
     context.map(splat.getResult(),
                 broadcastTrailing(context, builder, loc, element, batchedType,
                                   laneSizes));
@@ -1172,7 +1171,8 @@ struct WhileBatchingModel
                  << " has the dynamic shape " << tensor
                  << " and is not a carry passed through the condition, so "
                  << "its shape is not known before the loop runs on each "
-                 << "lane (run it masked: loom.strategy = #loom.strategy<masked>)";
+                 << "lane (run it masked: loom.strategy = "
+                    "#loom.strategy<masked>)";
         destinations.push_back(context.createEmpty(
             builder, loc, context.getBatchedType(result.getType())));
         fromInit.push_back(false);

@@ -362,8 +362,8 @@ LogicalResult FunctionBatcher::batchBlock(Block &original, OpBuilder &builder) {
 /// True when batching `func` under a mask can differ from batching it
 /// without one: it has loops or branches (which a mask keeps finished lanes
 /// out of), calls, or ops that read or write at an index or can trap (which
-/// must not run on a masked-off lane's stale values: getTrapGuard). Straight-line
-/// elementwise arithmetic gives the same lanes either way.
+/// must not run on a masked-off lane's stale values: getTrapGuard).
+/// Straight-line elementwise arithmetic gives the same lanes either way.
 static bool needsLaneMask(func::FuncOp func) {
   return func.getBody()
       .walk([](Operation *op) {
