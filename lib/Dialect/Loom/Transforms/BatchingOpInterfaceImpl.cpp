@@ -566,9 +566,14 @@ struct DimBatchingModel
       return unsupported(op, "its axis differs per lane");
     Location loc = op->getLoc();
     Value source = context.lookupBatched(builder, loc, dim.getSource());
-    Value one = builder.create<arith::ConstantIndexOp>(loc, 1);
-    Value index =
-        builder.create<arith::AddIOp>(loc, context.lookup(dim.getIndex()), one);
+    // A constant axis stays a constant: loom-shard reads from it which axis
+    // a tensor.dim asks for.
+    Value index = context.lookup(dim.getIndex());
+    if (std::optional<int64_t> axis = getConstantIntValue(index))
+      index = builder.create<arith::ConstantIndexOp>(loc, *axis + 1);
+    else
+      index = builder.create<arith::AddIOp>(
+          loc, index, builder.create<arith::ConstantIndexOp>(loc, 1));
     context.map(dim.getResult(),
                 builder.create<tensor::DimOp>(loc, source, index));
     return success();
