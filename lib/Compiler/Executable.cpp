@@ -13,6 +13,7 @@
 #include "loom/Loom.h"
 #include "loom/Runtime/ABI.h"
 #include "loom/Runtime/Mesh.h"
+#include "loom/Support/Limits.h"
 #include "loom/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -254,8 +255,9 @@ Status checkOptions(const CompileOptions &options) {
   if (options.backend == Backend::MPI)
     return Status::error("backend 'mpi' is not available in this build of "
                          "Loom yet (use --backend cpu)");
-  if (options.shards < 0)
-    return Status::error("shards must be positive, got " +
+  if (options.shards < 0 || options.shards > kMaxShards)
+    return Status::error("shards must be 1 to " + std::to_string(kMaxShards) +
+                         " (0: from the program's mesh), got " +
                          std::to_string(options.shards));
   if (options.optLevel < 0 || options.optLevel > 3)
     return Status::error("optimization level must be 0 to 3, got " +

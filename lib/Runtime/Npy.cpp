@@ -362,6 +362,10 @@ Result<HostBuffer> readNpy(const std::string &path) {
   std::string text(headerLen, '\0');
   if (std::fread(text.data(), 1, headerLen, file.get()) != headerLen)
     return fail("read error in the header");
+  // numpy always ends the padding with '\n'; a header without it was cut
+  // short or not written by numpy.
+  if (text.empty() || text.back() != '\n')
+    return fail("malformed header: it does not end with a newline");
   Result<Header> header = HeaderParser(text).parse();
   if (!header)
     return fail(header.message());
@@ -371,13 +375,19 @@ Result<HostBuffer> readNpy(const std::string &path) {
     return fail(count.message());
   uint64_t dataBytes =
       static_cast<uint64_t>(*count) * elementSize(header->dtype);
-  // Trailing bytes are allowed, as numpy.load allows them: several arrays
-  // may have been saved one after another into the same file.
   if (fileSize - dataOffset < dataBytes)
     return fail(fmt::format(
         "data is truncated: shape {} needs {} bytes, the file has {}",
         typeString(header->dtype, header->shape), dataBytes,
         fileSize - dataOffset));
+  // numpy.load would ignore them (several arrays saved one after another
+  // into one file), but loom-run names one array per file: bytes past it
+  // mean the header's shape is not the array that was written.
+  if (fileSize - dataOffset > dataBytes)
+    return fail(fmt::format("{} bytes after the data (shape {} needs {} bytes)",
+                            fileSize - dataOffset - dataBytes,
+                            typeString(header->dtype, header->shape),
+                            dataBytes));
 
   Result<HostBuffer> buffer =
       HostBuffer::zeros(header->dtype, std::move(header->shape));

@@ -16,6 +16,7 @@
 #include "ShardAxes.h"
 
 #include "loom/Dialect/Loom/IR/LoomOps.h"
+#include "loom/Support/Limits.h"
 #include "loom/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -39,13 +40,14 @@ static constexpr StringLiteral kDefaultMeshName = "loom_mesh";
 
 namespace {
 
-struct LoomShard : loom::impl::LoomShardBase<LoomShard> {
+struct LoomShard : mlir::loom::impl::LoomShardBase<LoomShard> {
   using LoomShardBase::LoomShardBase;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (shards < 0) {
-      module.emitError() << "shards must be positive, got "
+    if (shards < 0 || shards > ::loom::kMaxShards) {
+      module.emitError() << "shards must be 1 to " << ::loom::kMaxShards
+                         << " (0: from the mesh), got "
                          << static_cast<int64_t>(shards);
       return signalPassFailure();
     }

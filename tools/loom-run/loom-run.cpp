@@ -15,6 +15,7 @@
 
 #include "loom/Loom.h"
 #include "loom/Runtime/Npy.h"
+#include "loom/Support/Limits.h"
 #include "loom/Support/Threefry.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -91,6 +92,35 @@ static cl::opt<std::string> raiseOn(
 static int fail(const std::string &message) {
   fmt::print(stderr, "loom-run: {}\n", message);
   return 1;
+}
+
+/// An option as a user types it: `-O`, `--entry`.
+static std::string flagName(const cl::Option &option) {
+  return (option.ArgStr.size() == 1 ? "-" : "--") + option.ArgStr.str();
+}
+
+/// Mistakes llvm::cl lets through: it lets a later occurrence of an option
+/// silently override an earlier one, and takes an empty string as a value.
+/// Every option but --input holds one value, so either is a typo in a long
+/// command line, and running with whichever value won would hide it.
+static Status checkOptionUse(int statsCount) {
+  const cl::Option *single[] = {&entryName, &outputDir, &repeat,
+                                &showTime,  &backend,   &shards,
+                                &divergent, &loopSync,  &fpContraction,
+                                &optLevel,  &raiseOn};
+  for (const cl::Option *option : single)
+    if (option->getNumOccurrences() > 1)
+      return Status::error(flagName(*option) + " is given more than once");
+  if (statsCount > 1)
+    return Status::error("--stats is given more than once");
+  const cl::opt<std::string> *words[] = {&entryName, &outputDir, &raiseOn,
+                                         &backend,   &divergent, &loopSync};
+  for (const cl::opt<std::string> *option : words)
+    if (option->getNumOccurrences() && option->getValue().empty())
+      return Status::error(flagName(*option) + " needs a value, got ''");
+  if (inputFile.empty())
+    return Status::error("the program's file name is empty");
+  return Status::success();
 }
 
 /// `jax-split[-partitionable]:SEED:COUNT[:INDEX]`: the keys of
@@ -254,10 +284,11 @@ static int printCounters(const Executable &exe) {
 
 int main(int argc, char **argv) {
   std::vector<char *> args;
+  int statsCount = 0;
   for (int i = 0; i < argc; ++i) {
     llvm::StringRef arg(argv[i]);
     if (i > 0 && (arg == "--stats" || arg == "-stats"))
-      showStats = true;
+      showStats = ++statsCount > 0;
     else
       args.push_back(argv[i]);
   }
@@ -286,10 +317,14 @@ int main(int argc, char **argv) {
     return joined.empty() ? 1 : fail(joined);
   }
 
+  if (Status s = checkOptionUse(statsCount); !s.ok())
+    return fail(s.message());
+
   // The API reads shards=0 as "from the program's mesh"; that is what
   // leaving --shards out means, so an explicit 0 (or less) is a mistake.
-  if (shards.getNumOccurrences() && shards < 1)
-    return fail("--shards must be at least 1, got " + std::to_string(shards));
+  if (shards.getNumOccurrences() && (shards < 1 || shards > kMaxShards))
+    return fail("--shards must be 1 to " + std::to_string(kMaxShards) +
+                ", got " + std::to_string(shards));
 
   CompileOptions options;
   options.entry = entryName;
@@ -326,14 +361,23 @@ int main(int argc, char **argv) {
     return fail(exe.message());
 
   std::map<std::string, HostBuffer> inputs;
+  // Per input, the name or position it was given by: a second --input for
+  // the same argument, by either, is an error rather than the last one
+  // winning.
+  std::vector<std::string> givenAs(exe->inputs().size());
   for (const std::string &item : inputSpecs) {
     size_t eq = item.find('=');
-    if (eq == std::string::npos || eq == 0)
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
       return fail("bad --input '" + item + "' (expected NAME=SPEC)");
     std::string name = item.substr(0, eq);
     auto index = exe->inputIndex(name);
     if (!index)
       return fail(index.message());
+    if (!givenAs[*index].empty())
+      return fail("input '" + exe->inputs()[*index].name +
+                  "' is given twice (--input " + givenAs[*index] +
+                  "=... and --input " + name + "=...)");
+    givenAs[*index] = name;
     auto buffer = parseSpec(item.substr(eq + 1));
     if (!buffer)
       return fail("input '" + name + "': " + buffer.message());

@@ -34,6 +34,7 @@
 #define LOOM_RUNTIME_MESH_H
 
 #include "loom/Runtime/ABI.h"
+#include "loom/Support/Limits.h"
 #include "loom/Support/Status.h"
 
 #include <atomic>
@@ -309,8 +310,8 @@ public:
 /// for itself); such a call returns an error.
 class ThreadMesh final : public Mesh {
 public:
-  /// Thread-per-shard meshes beyond this many threads are a mistake.
-  static constexpr int32_t kMaxShards = 1024;
+  /// loom::kMaxShards, the limit loom-shard checks too.
+  static constexpr int32_t kMaxShards = loom::kMaxShards;
 
   /// Starts the pool. Fails for a shard count outside [1, kMaxShards] or
   /// when the threads cannot be created.

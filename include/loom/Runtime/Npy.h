@@ -25,7 +25,9 @@ namespace loom {
 /// Reads a .npy file of format version 1.0, 2.0 or 3.0 whose dtype is one of
 /// '<f4' '<f8' '<i4' '<i8' '<u4' '|b1', in C order. The result owns its data.
 /// Every failure, including a truncated or corrupt file, is a one-line error
-/// that starts with the path.
+/// that starts with the path. Stricter than numpy.load: the header must end
+/// with its newline, and the file must end with the data (numpy ignores
+/// bytes after it).
 Result<HostBuffer> readNpy(const std::string &path);
 
 /// Writes `buffer` as numpy.save would: format 1.0 (2.0 when the header does

@@ -7,10 +7,14 @@
 // option out means that.
 // RUN: not loom-run %{mwe} --shards 0 > %t.zero 2>&1
 // RUN: FileCheck %s --check-prefix=ZERO < %t.zero && count 1 < %t.zero
-// ZERO: {{^}}loom-run: --shards must be at least 1, got 0{{$}}
+// ZERO: {{^}}loom-run: --shards must be 1 to 1024, got 0{{$}}
 // RUN: not loom-run %{mwe} --shards -3 > %t.neg 2>&1
 // RUN: FileCheck %s --check-prefix=NEG < %t.neg && count 1 < %t.neg
-// NEG: {{^}}loom-run: --shards must be at least 1, got -3{{$}}
+// NEG: {{^}}loom-run: --shards must be 1 to 1024, got -3{{$}}
+// Above loom::kMaxShards, the limit loom-shard and the API check too.
+// RUN: not loom-run %{mwe} --shards 1025 > %t.many 2>&1
+// RUN: FileCheck %s --check-prefix=MANY < %t.many && count 1 < %t.many
+// MANY: {{^}}loom-run: --shards must be 1 to 1024, got 1025{{$}}
 
 // loop-sync=local on a loop that sums across lanes would change results.
 // RUN: not loom-run %S/Inputs/coupled.mlir --input x=fill:1.0:7xf32 --shards 2 --loop-sync local > %t.local 2>&1

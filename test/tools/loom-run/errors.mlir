@@ -56,6 +56,44 @@
 // RUN: FileCheck %s --check-prefix=FLAG < %t.flag && count 1 < %t.flag
 // FLAG: {{^}}loom-run: Unknown command line argument '--no-such-flag'.
 
+// Every option but --input holds one value: llvm::cl would let the last
+// occurrence win silently, so a second one is an error.
+// RUN: not loom-run %{mwe} %{lane} --shards 1 --shards 2 > %t.again 2>&1
+// RUN: FileCheck %s --check-prefix=AGAIN < %t.again && count 1 < %t.again
+// AGAIN: {{^}}loom-run: --shards is given more than once{{$}}
+// RUN: not loom-run %{mwe} %{lane} --entry solve > %t.againentry 2>&1
+// RUN: FileCheck %s --check-prefix=AGAINENTRY < %t.againentry && count 1 < %t.againentry
+// AGAINENTRY: {{^}}loom-run: --entry is given more than once{{$}}
+// RUN: not loom-run %{mwe} %{lane} -O2 -O3 > %t.againopt 2>&1
+// RUN: FileCheck %s --check-prefix=AGAINOPT < %t.againopt && count 1 < %t.againopt
+// AGAINOPT: {{^}}loom-run: -O is given more than once{{$}}
+// RUN: not loom-run %{mwe} %{lane} --raise-on y --raise-on=y > %t.againraise 2>&1
+// RUN: FileCheck %s --check-prefix=AGAINRAISE < %t.againraise && count 1 < %t.againraise
+// AGAINRAISE: {{^}}loom-run: --raise-on is given more than once{{$}}
+// RUN: not loom-run %{mwe} %{lane} --time --time > %t.againtime 2>&1
+// RUN: FileCheck %s --check-prefix=AGAINTIME < %t.againtime && count 1 < %t.againtime
+// AGAINTIME: {{^}}loom-run: --time is given more than once{{$}}
+// RUN: not loom-run %{mwe} %{lane} --stats --stats > %t.againstats 2>&1
+// RUN: FileCheck %s --check-prefix=AGAINSTATS < %t.againstats && count 1 < %t.againstats
+// AGAINSTATS: {{^}}loom-run: --stats is given more than once{{$}}
+
+// An empty value is a mistake, never "option not given".
+// RUN: not loom-run %{mwe} %{lane} --raise-on '' > %t.emptyraise 2>&1
+// RUN: FileCheck %s --check-prefix=EMPTYRAISE < %t.emptyraise && count 1 < %t.emptyraise
+// EMPTYRAISE: {{^}}loom-run: --raise-on needs a value, got ''{{$}}
+// RUN: not loom-run %{mwe} %{lane} --output-dir '' > %t.emptydir 2>&1
+// RUN: FileCheck %s --check-prefix=EMPTYDIR < %t.emptydir && count 1 < %t.emptydir
+// EMPTYDIR: {{^}}loom-run: --output-dir needs a value, got ''{{$}}
+// RUN: not loom-run %examples/mwe/while_of_while.mlir --entry= %{lane} > %t.emptyentry 2>&1
+// RUN: FileCheck %s --check-prefix=EMPTYENTRY < %t.emptyentry && count 1 < %t.emptyentry
+// EMPTYENTRY: {{^}}loom-run: --entry needs a value, got ''{{$}}
+// RUN: not loom-run %{mwe} %{lane} --backend '' > %t.emptybackend 2>&1
+// RUN: FileCheck %s --check-prefix=EMPTYBACKEND < %t.emptybackend && count 1 < %t.emptybackend
+// EMPTYBACKEND: {{^}}loom-run: --backend needs a value, got ''{{$}}
+// RUN: not loom-run '' %{lane} > %t.emptyfile 2>&1
+// RUN: FileCheck %s --check-prefix=EMPTYFILE < %t.emptyfile && count 1 < %t.emptyfile
+// EMPTYFILE: {{^}}loom-run: the program's file name is empty{{$}}
+
 // RUN: not loom-run %{mwe} %{lane} --repeat 0 > %t.repeat0 2>&1
 // RUN: FileCheck %s --check-prefix=REPEAT0 < %t.repeat0 && count 1 < %t.repeat0
 // REPEAT0: {{^}}loom-run: --repeat must be at least 1{{$}}
@@ -88,10 +126,10 @@
 // --shards out means; an explicit 0 is a mistake.
 // RUN: not loom-run %{mwe} %{lane} --shards -1 > %t.shardneg 2>&1
 // RUN: FileCheck %s --check-prefix=SHARDNEG < %t.shardneg && count 1 < %t.shardneg
-// SHARDNEG: {{^}}loom-run: --shards must be at least 1, got -1{{$}}
+// SHARDNEG: {{^}}loom-run: --shards must be 1 to 1024, got -1{{$}}
 // RUN: not loom-run %{mwe} %{lane} --shards 0 > %t.shard0 2>&1
 // RUN: FileCheck %s --check-prefix=SHARD0 < %t.shard0 && count 1 < %t.shard0
-// SHARD0: {{^}}loom-run: --shards must be at least 1, got 0{{$}}
+// SHARD0: {{^}}loom-run: --shards must be 1 to 1024, got 0{{$}}
 
 // RUN: not loom-run %{mwe} %{lane} -O7 > %t.opt 2>&1
 // RUN: FileCheck %s --check-prefix=OPT < %t.opt && count 1 < %t.opt
@@ -119,10 +157,22 @@
 // RUN: FileCheck %s --check-prefix=NOEQ < %t.noeq && count 1 < %t.noeq
 // NOEQ: {{^}}loom-run: bad --input 'init' (expected NAME=SPEC){{$}}
 
-// The same input by name and by position.
+// The same input twice, by any mix of name and position: an error, never
+// the last one winning.
 // RUN: not loom-run %{mwe} %{lane} --input 0=fill:0.1:1xf32 > %t.twice 2>&1
 // RUN: FileCheck %s --check-prefix=TWICE < %t.twice && count 1 < %t.twice
-// TWICE: {{^}}loom-run: input 'init' is given twice{{$}}
+// TWICE: {{^}}loom-run: input 'init' is given twice (--input init=... and --input 0=...){{$}}
+// RUN: not loom-run %{mwe} %{lane} --input init=fill:0.5:1xf32 > %t.twicename 2>&1
+// RUN: FileCheck %s --check-prefix=TWICENAME < %t.twicename && count 1 < %t.twicename
+// TWICENAME: {{^}}loom-run: input 'init' is given twice (--input init=... and --input init=...){{$}}
+// RUN: not loom-run %{mwe} --input 1=jax-split:0:30:0 --input 0=fill:0.1:1xf32 --input 1=jax-split:0:30:1 > %t.twicepos 2>&1
+// RUN: FileCheck %s --check-prefix=TWICEPOS < %t.twicepos && count 1 < %t.twicepos
+// TWICEPOS: {{^}}loom-run: input 'key' is given twice (--input 1=... and --input 1=...){{$}}
+
+// An empty SPEC is not a file name.
+// RUN: not loom-run %{mwe} %{lane} --input init= > %t.nospec 2>&1
+// RUN: FileCheck %s --check-prefix=NOSPEC < %t.nospec && count 1 < %t.nospec
+// NOSPEC: {{^}}loom-run: bad --input 'init=' (expected NAME=SPEC){{$}}
 
 // Malformed specs.
 // RUN: not loom-run %{mwe} --input init=fill:0.1 --input key=jax-split:0:30:0 > %t.fill 2>&1
@@ -198,6 +248,17 @@
 // RUN: not loom-run %{mwe} --input init=%t.cutdata.npy --input key=jax-split:0:30:0 > %t.npycutdata 2>&1
 // RUN: FileCheck %s --check-prefix=NPYCUTDATA < %t.npycutdata && count 1 < %t.npycutdata
 // NPYCUTDATA: {{^}}loom-run: input 'init': {{.*}}cutdata.npy: data is truncated: shape 1xf32 needs 4 bytes, the file has 2{{$}}
+
+// Bytes after the data, and a header whose padding does not end in the
+// newline numpy writes (byte 127 of this 128-byte preamble).
+// RUN: cp %t.good.npy %t.trail.npy && printf 'xyz' >> %t.trail.npy
+// RUN: not loom-run %{mwe} --input init=%t.trail.npy --input key=jax-split:0:30:0 > %t.npytrail 2>&1
+// RUN: FileCheck %s --check-prefix=NPYTRAIL < %t.npytrail && count 1 < %t.npytrail
+// NPYTRAIL: {{^}}loom-run: input 'init': {{.*}}trail.npy: 3 bytes after the data (shape 1xf32 needs 4 bytes){{$}}
+// RUN: head -c 127 %t.good.npy > %t.nonl.npy && printf ' ' >> %t.nonl.npy && tail -c 4 %t.good.npy >> %t.nonl.npy
+// RUN: not loom-run %{mwe} --input init=%t.nonl.npy --input key=jax-split:0:30:0 > %t.npynonl 2>&1
+// RUN: FileCheck %s --check-prefix=NPYNONL < %t.npynonl && count 1 < %t.npynonl
+// NPYNONL: {{^}}loom-run: input 'init': {{.*}}nonl.npy: malformed header: it does not end with a newline{{$}}
 
 // A dtype Loom does not take is refused, not converted.
 // RUN: %python %S/npy.py write %t.i2.npy '<i2' 1 7

@@ -534,7 +534,8 @@ TEST_F(ExecutableTest, RefusesOptionsItCannotHonour) {
   options.backend = Backend::CPU;
   options.shards = -1;
   EXPECT_TRUE(failsWith(Executable::compile(kAxpy, options),
-                        "shards must be positive, got -1"));
+                        "shards must be 1 to 1024 (0: from the program's "
+                        "mesh), got -1"));
   options.shards = 1;
   options.optLevel = 4;
   EXPECT_TRUE(failsWith(Executable::compile(kAxpy, options),

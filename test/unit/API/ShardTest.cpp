@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ApiTestUtils.h"
+#include "loom/Support/Limits.h"
 
 #include <gtest/gtest.h>
 
@@ -382,7 +383,19 @@ TEST(ShardErrors, NegativeShards) {
   options.shards = -1;
   auto exe = Executable::compile(kCoupled, options, "coupled.mlir");
   ASSERT_FALSE(exe.ok());
-  EXPECT_EQ(exe.message(), "shards must be positive, got -1");
+  EXPECT_EQ(exe.message(), "shards must be 1 to 1024 (0: from the program's "
+                           "mesh), got -1");
+}
+
+// The limit is loom::kMaxShards, the one loom-shard and the mesh use: the
+// call fails at compile time, on one line, before any pass runs.
+TEST(ShardErrors, TooManyShards) {
+  CompileOptions options;
+  options.shards = kMaxShards + 1;
+  auto exe = Executable::compile(kCoupled, options, "coupled.mlir");
+  ASSERT_FALSE(exe.ok());
+  EXPECT_EQ(exe.message(), "shards must be 1 to 1024 (0: from the program's "
+                           "mesh), got 1025");
 }
 
 TEST(ShardErrors, BatchAxisOne) {

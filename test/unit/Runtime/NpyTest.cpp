@@ -416,11 +416,11 @@ TEST(Npy, ParsesHeaderVariants) {
   }
 }
 
-TEST(Npy, NormalizesBoolBytesAndIgnoresTrailingBytes) {
+TEST(Npy, NormalizesBoolBytes) {
   std::string dict =
       "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }";
   Result<HostBuffer> r =
-      readFrom("bool.npy", npyFile(dict, std::string("\x02\x00\x01xyz", 6)));
+      readFrom("bool.npy", npyFile(dict, std::string("\x02\x00\x01", 3)));
   ASSERT_TRUE(r.ok()) << r.message();
   EXPECT_EQ(r->dataAs<uint8_t>()[0], 1);
   EXPECT_EQ(r->dataAs<uint8_t>()[1], 0);
@@ -490,6 +490,32 @@ TEST(NpyErrors, DataShorterThanTheShape) {
   expectReadError("huge_but_valid.npy",
                   npyFile(dictWith("'<f8'", "(100000000000,)"), f32Bytes({1})),
                   "needs 800000000000 bytes");
+}
+
+// numpy.load ignores bytes after the data; Loom reads one array per file, so
+// they mean the header describes less than was written.
+TEST(NpyErrors, BytesAfterTheData) {
+  expectReadError("trailing_data.npy",
+                  npyFile(kF32Dict23, f32Bytes({0, 1, 2, 3, 4, 5}) + "xyz"),
+                  "3 bytes after the data (shape 2x3xf32 needs 24 bytes)");
+  expectReadError("empty_then_bytes.npy",
+                  npyFile(dictWith("'<f4'", "(0,)"), "x"),
+                  "1 bytes after the data (shape 0xf32 needs 0 bytes)");
+}
+
+// The padding numpy writes always ends in '\n': a header without it is not
+// numpy's, even when the dict parses.
+TEST(NpyErrors, HeaderWithoutItsNewline) {
+  std::string bytes = npyFile(kF32Dict23, f32Bytes({0, 1, 2, 3, 4, 5}));
+  size_t newline = bytes.size() - 24 - 1;
+  ASSERT_EQ(bytes[newline], '\n');
+  bytes[newline] = ' ';
+  expectReadError("no_newline.npy", bytes,
+                  "malformed header: it does not end with a newline");
+  // A header length of zero has no newline either.
+  std::string empty("\x93NUMPY\x01\x00\x00\x00", 10);
+  expectReadError("empty_header.npy", empty,
+                  "malformed header: it does not end with a newline");
 }
 
 TEST(NpyErrors, BadShapes) {
