@@ -30,6 +30,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace loom {
@@ -98,6 +99,9 @@ struct ValueInfo {
   std::vector<int64_t> shape;
   /// The `loom.default` of an argument that may be omitted.
   std::optional<double> defaultValue;
+  /// The `loom.range` [lo, hi] of an integer scalar argument, inclusive:
+  /// every call fails, naming the argument, on a value outside it.
+  std::optional<std::pair<int64_t, int64_t>> range;
 };
 
 /// Time spent compiling, by stage, in seconds.

@@ -178,6 +178,14 @@ Status describeEntry(mlir::func::FuncOp func, Executable::Impl &impl) {
       else if (auto n = llvm::dyn_cast<mlir::IntegerAttr>(def))
         info->defaultValue = static_cast<double>(n.getValue().getSExtValue());
     }
+    // The dialect verified it: two integers that fit the argument's type.
+    if (auto range = func.getArgAttrOfType<mlir::ArrayAttr>(
+            i, LoomDialect::kRangeAttrName)) {
+      auto bound = [&](unsigned k) {
+        return llvm::cast<mlir::IntegerAttr>(range[k]).getValue().getSExtValue();
+      };
+      info->range = {bound(0), bound(1)};
+    }
     impl.inputs.push_back(info.take());
     if (llvm::isa<mlir::TensorType>(type.getInput(i)))
       func.setArgAttr(i, mlir::bufferization::BufferizationDialect::
@@ -525,6 +533,34 @@ static Status checkInput(const ValueInfo &info, size_t index,
                        ", got " + buffer.typeString());
 }
 
+/// Checks a scalar integer input against its `loom.range`. A u32 buffer
+/// for an i32 argument is read as the unsigned value the caller wrote.
+static Status checkRange(const ValueInfo &info, size_t index,
+                         const HostBuffer &buffer) {
+  int64_t value = 0;
+  switch (buffer.dtype()) {
+  case DType::I32:
+    value = *buffer.dataAs<int32_t>();
+    break;
+  case DType::U32:
+    value = *buffer.dataAs<uint32_t>();
+    break;
+  case DType::I64:
+    value = *buffer.dataAs<int64_t>();
+    break;
+  default:
+    // checkInput took it for the argument's integer dtype.
+    return Status::success();
+  }
+  auto [lo, hi] = *info.range;
+  if (value >= lo && value <= hi)
+    return Status::success();
+  return Status::error("input '" + info.name + "' (#" + std::to_string(index) +
+                       ") is " + std::to_string(value) +
+                       ", outside its loom.range [" + std::to_string(lo) +
+                       ", " + std::to_string(hi) + "]");
+}
+
 /// Runs the entry on every shard of the mesh, each on its own rows of the
 /// split inputs, and joins the split outputs in shard order.
 static Result<std::vector<HostBuffer>>
@@ -645,6 +681,9 @@ callEntry(const Executable::Impl &impl,
     if (inputs[i]) {
       if (Status s = checkInput(sig[i], i, *inputs[i]); !s.ok())
         return s;
+      if (sig[i].range)
+        if (Status s = checkRange(sig[i], i, *inputs[i]); !s.ok())
+          return s;
       continue;
     }
     if (!impl.defaults[i])

@@ -299,7 +299,8 @@ func.func @main(
     %dt0: f32 {loom.name = "dt0", loom.default = 0.01 : f32},
     %theta: f32 {loom.name = "theta", loom.default = 0.1 : f32},
     %max_steps: i32 {loom.name = "max_steps", loom.default = 100 : i32},
-    %on_error: i32 {loom.name = "on_error", loom.default = 0 : i32})
+    %on_error: i32 {loom.name = "on_error", loom.default = 0 : i32,
+                    loom.range = [0, 2]})
     -> (tensor<?x100x1xf32> {loom.name = "ys",
                               loom.batch_axis = 0 : i64},
         tensor<?xi32> {loom.name = "num_steps",

@@ -264,7 +264,8 @@ func.func @main(
     %max_steps: i32 {loom.name = "max_steps", loom.default = 100 : i32},
     %rtol: f64 {loom.name = "rtol", loom.default = 1.0e-3 : f64},
     %atol: f64 {loom.name = "atol", loom.default = 1.0e-6 : f64},
-    %on_error: i32 {loom.name = "on_error", loom.default = 0 : i32})
+    %on_error: i32 {loom.name = "on_error", loom.default = 0 : i32,
+                    loom.range = [0, 2]})
     -> (tensor<?x100x1xf64> {loom.name = "ys",
                               loom.batch_axis = 0 : i64},
         tensor<?xi32> {loom.name = "num_steps",

@@ -311,6 +311,69 @@ func.func private @result_default() -> (f32 {loom.default = 1.0 : f32})
 
 // -----
 
+// A range bounds integers only: a float argument is refused.
+// expected-error @+1 {{'loom.range' on argument #0 needs a scalar integer argument (i32 or i64), but its type is 'f32'}}
+func.func private @float_range(f32 {loom.range = [0, 2]})
+
+// -----
+
+// A range is checked on one scalar per call, not on a tensor's elements.
+// expected-error @+1 {{'loom.range' on argument #0 needs a scalar integer argument (i32 or i64), but its type is 'tensor<2xi32>'}}
+func.func private @tensor_range(tensor<2xi32> {loom.range = [0, 2]})
+
+// -----
+
+// An i1 has no range worth stating.
+// expected-error @+1 {{'loom.range' on argument #0 needs a scalar integer argument (i32 or i64), but its type is 'i1'}}
+func.func private @bool_range(i1 {loom.range = [0, 1]})
+
+// -----
+
+// A range is two integers, not one, three, floats or a string.
+// expected-error @+1 {{'loom.range' on argument #0 must be [lo, hi], two integers, got [2]}}
+func.func private @one_bound(i32 {loom.range = [2]})
+
+// -----
+
+// expected-error @+1 {{'loom.range' on argument #0 must be [lo, hi], two integers, got [0, 1, 2]}}
+func.func private @three_bounds(i32 {loom.range = [0, 1, 2]})
+
+// -----
+
+// expected-error @+1 {{'loom.range' on argument #0 must be [lo, hi], two integers, got [0.000000e+00, 2.000000e+00]}}
+func.func private @float_bounds(i32 {loom.range = [0.0, 2.0]})
+
+// -----
+
+// expected-error @+1 {{'loom.range' on argument #0 must be [lo, hi], two integers, got "0..2"}}
+func.func private @string_range(i32 {loom.range = "0..2"})
+
+// -----
+
+// lo > hi admits no value at all.
+// expected-error @+1 {{'loom.range' on argument #1 is empty: [3, 1] has lo > hi}}
+func.func private @empty_range(i32, i32 {loom.range = [3, 1]})
+
+// -----
+
+// A bound the argument's type cannot hold.
+// expected-error @+1 {{'loom.range' on argument #0: bound 4294967295 does not fit in 'i32'}}
+func.func private @wide_bound(i32 {loom.range = [0, 4294967295]})
+
+// -----
+
+// A default outside the range would fail every call that omits it.
+// expected-error @+1 {{'loom.default' 3 of argument #0 is outside its 'loom.range' [0, 2]}}
+func.func private @default_outside(i32 {loom.default = 3 : i32, loom.range = [0, 2]})
+
+// -----
+
+// Ranges make sense on arguments only.
+// expected-error @+1 {{unknown result attribute 'loom.range'}}
+func.func private @result_range() -> (i32 {loom.range = [0, 2]})
+
+// -----
+
 // A misspelt argument attribute is not silently ignored.
 // expected-error @+1 {{unknown argument attribute 'loom.nmae'}}
 func.func private @typo(f32 {loom.nmae = "x"})

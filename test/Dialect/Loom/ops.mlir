@@ -10,6 +10,15 @@ func.func private @solve(tensor<1xf32> {loom.name = "init"},
                          f32 {loom.name = "theta", loom.default = 5.0 : f32})
     -> (tensor<100x1xf32> {loom.name = "ys"})
 
+// A range on i32 and i64 scalars, a single value, negative bounds, and a
+// default inside it.
+// CHECK-LABEL: func.func private @ranged
+// CHECK-SAME: (i32 {loom.default = 0 : i32, loom.name = "mode", loom.range = [0, 2]}, i64 {loom.range = [-5, -5]}, i32 {loom.range = [-2147483648, 2147483647]})
+func.func private @ranged(i32 {loom.name = "mode", loom.default = 0 : i32,
+                               loom.range = [0, 2]},
+                          i64 {loom.range = [-5, -5]},
+                          i32 {loom.range = [-2147483648, 2147483647]})
+
 // CHECK-LABEL: func.func @vmap_dynamic
 // CHECK: loom.vmap @solve(%{{.*}}, %{{.*}}, %{{.*}}) in_axes [0, 0, none] out_axes [0] : (tensor<?x1xf32>, tensor<?x2xi32>, f32) -> tensor<?x100x1xf32>
 func.func @vmap_dynamic(%inits: tensor<?x1xf32>, %keys: tensor<?x2xi32>,

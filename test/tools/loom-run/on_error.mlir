@@ -63,3 +63,16 @@
 // RAISESTEPS: {{^}}loom-run: 3 of 3 lanes failed: 0 (num_steps=80), 1 (num_steps=75), 2 (num_steps=80){{$}}
 // RUN: not loom-run %{sde} --raise-on=nope 2>&1 | FileCheck %s --check-prefix=NORESULT
 // NORESULT: {{^}}loom-run: --raise-on: the entry has no result 'nope'{{$}}
+
+// on_error carries loom.range = [0, 2] in all four diffrax programs: any
+// other mode is refused before the call, naming the argument, the value and
+// the range, by the API (so C++ callers get it too), on the mesh as well.
+// RUN: not loom-run %{sde} --input on_error=fill:7:i32 > %t.range 2>&1
+// RUN: FileCheck %s --check-prefix=RANGE7 < %t.range && count 1 < %t.range
+// RANGE7: {{^}}loom-run: input 'on_error' (#7) is 7, outside its loom.range [0, 2]{{$}}
+// RUN: not loom-run %examples/diffrax/ode.mlir --input inits=fill:0.1:2x1xf32 --input on_error=fill:-1:i32 --shards 2 2>&1 | FileCheck %s --check-prefix=RANGEODE
+// RANGEODE: {{^}}loom-run: input 'on_error' (#6) is -1, outside its loom.range [0, 2]{{$}}
+// RUN: not loom-run %examples/diffrax/ode_f64.mlir --input inits=fill:0.1:2x1xf64 --input on_error=fill:3:i32 2>&1 | FileCheck %s --check-prefix=RANGEODE64
+// RANGEODE64: {{^}}loom-run: input 'on_error' (#8) is 3, outside its loom.range [0, 2]{{$}}
+// RUN: not loom-run %examples/diffrax/sde_f64.mlir --input inits=fill:0.1:2x1xf64 --input keys=jax-split:0:2 --input on_error=fill:3:i32 2>&1 | FileCheck %s --check-prefix=RANGESDE64
+// RANGESDE64: {{^}}loom-run: input 'on_error' (#9) is 3, outside its loom.range [0, 2]{{$}}

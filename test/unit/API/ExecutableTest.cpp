@@ -630,6 +630,48 @@ TEST_F(ExecutableTest, RefusesUnknownAndRepeatedNames) {
                         "the entry has no input"));
 }
 
+/// A mode selector the program defines for 0 to 2 only, and an i64 with a
+/// negative lower bound: loom.range makes the API check them per call.
+constexpr const char *kRanged = R"mlir(
+func.func @pick(%x: tensor<4xf32> {loom.name = "x"},
+                %mode: i32 {loom.name = "mode", loom.default = 0 : i32,
+                            loom.range = [0, 2]},
+                %k: i64 {loom.name = "k", loom.default = 5 : i64,
+                         loom.range = [-10, 10]}) -> tensor<4xf32> {
+  %c = arith.sitofp %mode : i32 to f32
+  %b = tensor.splat %c : tensor<4xf32>
+  %r = arith.addf %x, %b : tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+)mlir";
+
+TEST_F(ExecutableTest, ChecksLoomRangeOnEveryCall) {
+  Executable exe = compileOrDie(kRanged, "pick");
+  EXPECT_EQ(exe.inputs()[0].range, std::nullopt);
+  EXPECT_EQ(exe.inputs()[1].range, (std::pair<int64_t, int64_t>{0, 2}));
+  EXPECT_EQ(exe.inputs()[2].range, (std::pair<int64_t, int64_t>{-10, 10}));
+  HostBuffer x = vec4({1, 2, 3, 4});
+  // Both bounds are inside; the defaults are too.
+  for (int32_t mode : {0, 2}) {
+    auto out = exe.call({x, scalarI32(mode)});
+    ASSERT_TRUE(out.ok()) << out.message();
+    EXPECT_EQ(floats((*out)[0])[0], 1.0f + mode);
+  }
+  ASSERT_TRUE(exe.call({x}).ok());
+  for (int32_t mode : {3, -1, INT32_MIN})
+    EXPECT_TRUE(failsWith(exe.call({x, scalarI32(mode)}),
+                          "input 'mode' (#1) is " + std::to_string(mode) +
+                              ", outside its loom.range [0, 2]"));
+  // By name too, and for i64; a u32 is read as the unsigned value written.
+  EXPECT_TRUE(failsWith(
+      exe.callNamed(std::map<std::string, HostBuffer>{
+          {"x", x}, {"k", owned<int64_t>(DType::I64, {}, {-11})}}),
+      "input 'k' (#2) is -11, outside its loom.range [-10, 10]"));
+  EXPECT_TRUE(failsWith(
+      exe.call({x, owned<uint32_t>(DType::U32, {}, {4294967295u})}),
+      "input 'mode' (#1) is 4294967295, outside its loom.range [0, 2]"));
+}
+
 //===----------------------------------------------------------------------===//
 // The seed programs against golden.md
 //===----------------------------------------------------------------------===//

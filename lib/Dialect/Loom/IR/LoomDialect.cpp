@@ -14,6 +14,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::loom;
@@ -109,6 +110,63 @@ static LogicalResult verifyNameAttr(Operation *op, NamedAttribute attr,
   return success();
 }
 
+/// `loom.range = [lo, hi]` bounds an integer scalar argument, inclusively:
+/// a program that only defines some values of an argument (a mode
+/// selector) says which, and every call is checked against it. Floats are
+/// refused: whether NaN, a signed zero or a rounded bound is in range would
+/// be a choice no program has needed.
+static LogicalResult verifyRangeAttr(Operation *op, NamedAttribute attr,
+                                     unsigned index) {
+  StringRef attrName = attr.getName().getValue();
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  if (!func)
+    return op->emitError() << "'" << attrName
+                           << "' is only meaningful on function arguments";
+  Type argType = func.getArgumentTypes()[index];
+  auto intType = dyn_cast<IntegerType>(argType);
+  if (!intType || !intType.isSignless() || intType.getWidth() < 2 ||
+      intType.getWidth() > 64)
+    return op->emitError() << "'" << attrName << "' on argument #" << index
+                           << " needs a scalar integer argument (i32 or "
+                           << "i64), but its type is " << argType;
+  auto bounds = dyn_cast<ArrayAttr>(attr.getValue());
+  auto isBound = [](Attribute a) {
+    auto n = dyn_cast<IntegerAttr>(a);
+    return n && isa<IntegerType, IndexType>(n.getType()) &&
+           n.getValue().isSignedIntN(64);
+  };
+  if (!bounds || bounds.size() != 2 || !isBound(bounds[0]) ||
+      !isBound(bounds[1]))
+    return op->emitError() << "'" << attrName << "' on argument #" << index
+                           << " must be [lo, hi], two integers, got "
+                           << attr.getValue();
+  int64_t lo = cast<IntegerAttr>(bounds[0]).getValue().getSExtValue();
+  int64_t hi = cast<IntegerAttr>(bounds[1]).getValue().getSExtValue();
+  unsigned width = intType.getWidth();
+  int64_t typeMin = llvm::minIntN(width), typeMax = llvm::maxIntN(width);
+  for (int64_t bound : {lo, hi})
+    if (bound < typeMin || bound > typeMax)
+      return op->emitError() << "'" << attrName << "' on argument #" << index
+                             << ": bound " << bound << " does not fit in "
+                             << argType;
+  if (lo > hi)
+    return op->emitError() << "'" << attrName << "' on argument #" << index
+                           << " is empty: [" << lo << ", " << hi
+                           << "] has lo > hi";
+  // A default the range refuses would make every call that omits the
+  // argument fail.
+  if (auto def = func.getArgAttrOfType<IntegerAttr>(
+          index, LoomDialect::kDefaultAttrName)) {
+    int64_t v = def.getValue().getSExtValue();
+    if (v < lo || v > hi)
+      return op->emitError() << "'" << LoomDialect::kDefaultAttrName << "' " << v
+                             << " of argument #" << index
+                             << " is outside its '" << attrName << "' [" << lo
+                             << ", " << hi << "]";
+  }
+  return success();
+}
+
 /// `loom.batch_axis` must name an axis of a ranked tensor (or, once
 /// bufferized, of a memref).
 static LogicalResult verifyBatchAxisAttr(Operation *op, NamedAttribute attr,
@@ -162,6 +220,8 @@ LogicalResult LoomDialect::verifyRegionArgAttribute(Operation *op,
              << " but the argument has type " << argType;
     return success();
   }
+  if (attrName == kRangeAttrName)
+    return verifyRangeAttr(op, attr, argIndex);
   if (attrName == kBatchAxisAttrName || attrName == kContextAttrName) {
     auto func = dyn_cast<FunctionOpInterface>(op);
     if (!func)

@@ -27,7 +27,8 @@ def Loom_Dialect : Dialect {
       `jax.random`;
     * argument and result attributes: `loom.name` names an entry argument or
       result so tools can address it, `loom.default` gives a scalar
-      argument a default value so tools can omit it, `loom.batch_axis`
+      argument a default value so tools can omit it, `loom.range` bounds
+      an integer scalar argument that every call checks, `loom.batch_axis`
       marks the axis a mesh splits across shards, and `loom.context` marks
       the shard context argument that `loom-shard` adds;
     * loop annotations (`loom.strategy`, `loom.loop_sync`) that pin the
@@ -49,6 +50,9 @@ def Loom_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kNameAttrName = "loom.name";
     /// Argument attribute giving a scalar argument its default value.
     static constexpr ::llvm::StringLiteral kDefaultAttrName = "loom.default";
+    /// Argument attribute `[lo, hi]`: the values, inclusive, that an integer
+    /// scalar argument may take; the API checks it before each call.
+    static constexpr ::llvm::StringLiteral kRangeAttrName = "loom.range";
     /// Argument/result attribute: the axis that carries the batch, which a
     /// mesh splits across shards (set from loom.vmap's in_axes/out_axes).
     static constexpr ::llvm::StringLiteral kBatchAxisAttrName =
