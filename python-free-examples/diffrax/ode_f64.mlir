@@ -113,8 +113,14 @@ func.func @solve_ode(
 
   %y_init = tensor.extract %y0[%c0] : tensor<1xf64>
 
-  // Slots no step reaches stay +inf (diffrax's out_ys = full(+inf)).
-  %ys_init = arith.constant dense<0x7FF0000000000000> : tensor<100x1xf64>
+  // Slots no step reaches stay +inf (diffrax's out_ys = full(+inf)). With
+  // t0 == t1 no step is taken, and diffrax, having nothing to interpolate,
+  // saves y0 at every ts (each equal to t0) instead: the buffer starts full
+  // of y0 then, which costs nothing (a fill either way), where an scf.if
+  // after the loop would allocate a second buffer.
+  %no_span = arith.cmpf oeq, %t0, %t1 : f64
+  %slot_init = arith.select %no_span, %y_init, %inf : f64
+  %ys_init = tensor.splat %slot_init : tensor<100x1xf64>
 
   // t1 stepped down 100 ulps: a tnext above it is snapped to t1.
   %t1_clip_floor = scf.for %k = %c0 to %c100 step %c1
@@ -126,13 +132,23 @@ func.func @solve_ode(
   %t_first = arith.addf %t0, %dt0 : f64
   %tnext_init = arith.minimumf %t_first, %t1 : f64
 
+  // diffrax checks (t1 - t0) * dt0 >= 0 before it solves, and raises "Must
+  // have (t1 - t0) * dt0 >= 0" otherwise. A compiled call cannot raise: such
+  // a lane takes no step and returns result 2 (dt0_wrong_sign, in
+  // loom/Support/SolverResults.h), which the caller raises on. A NaN passes,
+  // as it passes diffrax's `(t1 - t0) * dt0 < 0`.
+  %span = arith.subf %t1, %t0 : f64
+  %span_dt = arith.mulf %span, %dt0 : f64
+  %wrong_sign = arith.cmpf olt, %span_dt, %f0 : f64
+  %step_budget = arith.select %wrong_sign, %i0, %max_steps : i32
+
   %out:8 = scf.while (%y = %y_init, %tprev = %t0, %tnext = %tnext_init,
                       %steps = %i0, %accepted = %i0, %rejected = %i0,
                       %save_i = %i0, %ys = %ys_init)
       : (f64, f64, f64, i32, i32, i32, i32, tensor<100x1xf64>)
      -> (f64, f64, f64, i32, i32, i32, i32, tensor<100x1xf64>) {
     %running = arith.cmpf olt, %tprev, %t1 : f64
-    %budget = arith.cmpi slt, %steps, %max_steps : i32
+    %budget = arith.cmpi slt, %steps, %step_budget : i32
     %go = arith.andi %running, %budget : i1
     scf.condition(%go) %y, %tprev, %tnext, %steps, %accepted, %rejected,
                        %save_i, %ys
@@ -247,9 +263,13 @@ func.func @solve_ode(
         : f64, f64, f64, i32, i32, i32, i32, tensor<100x1xf64>
   }
 
-  // Still short of t1 after max_steps attempts: max_steps_reached.
+  // Still short of t1 after max_steps attempts: max_steps_reached (1); a
+  // dt0 pointing away from t1: dt0_wrong_sign (2).
   %unfinished = arith.cmpf olt, %out#1, %t1 : f64
-  %result = arith.extui %unfinished : i1 to i32
+  %code_unfinished = arith.extui %unfinished : i1 to i32
+  %code_wrong_sign = arith.constant 2 : i32
+  %result = arith.select %wrong_sign, %code_wrong_sign, %code_unfinished
+      : i32
   return %out#7, %out#3, %out#4, %out#5, %result
       : tensor<100x1xf64>, i32, i32, i32, i32
 }

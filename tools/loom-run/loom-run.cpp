@@ -16,6 +16,7 @@
 #include "loom/Loom.h"
 #include "loom/Runtime/Npy.h"
 #include "loom/Support/Limits.h"
+#include "loom/Support/SolverResults.h"
 #include "loom/Support/Threefry.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -32,6 +33,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <iterator>
 
 using namespace loom;
 namespace cl = llvm::cl;
@@ -210,7 +212,9 @@ static std::string summarize(const std::string &name, const HostBuffer &b) {
 }
 
 /// The lanes (flat indices) where the error-code result `name` is nonzero,
-/// as one error naming the first few of them and their codes.
+/// as one error naming the first few of them and their codes, then, for
+/// each code among all failed lanes that is one of diffrax's
+/// (loom/Support/SolverResults.h), the message diffrax raises.
 static Status checkErrorCodes(const Executable &exe,
                               const std::vector<HostBuffer> &outputs,
                               const std::string &name) {
@@ -226,18 +230,27 @@ static Status checkErrorCodes(const Executable &exe,
   const int32_t *code = codes.dataAs<int32_t>();
   std::string lanes;
   int64_t failed = 0;
+  bool seen[std::size(kSolverResults)] = {};
   for (int64_t i = 0; i < codes.numElements(); ++i) {
     if (code[i] == 0)
       continue;
+    if (const SolverResult *known = findSolverResult(code[i]))
+      seen[known - kSolverResults] = true;
     if (++failed <= 8)
       lanes += fmt::format("{}{} ({}={})", failed > 1 ? ", " : "", i, name,
                            code[i]);
   }
   if (failed == 0)
     return Status::success();
-  return Status::error(fmt::format(
-      "{} of {} lanes failed: {}{}", failed, codes.numElements(), lanes,
-      failed > 8 ? ", ..." : ""));
+  std::string messages;
+  for (size_t k = 0; k < std::size(kSolverResults); ++k)
+    if (seen[k])
+      messages += fmt::format("; {} = {}: {}", kSolverResults[k].code,
+                              kSolverResults[k].name,
+                              kSolverResults[k].message);
+  return Status::error(fmt::format("{} of {} lanes failed: {}{}{}", failed,
+                                   codes.numElements(), lanes,
+                                   failed > 8 ? ", ..." : "", messages));
 }
 
 static std::string joinInts(const std::vector<int64_t> &values) {

@@ -45,7 +45,7 @@
 // RUN: not loom-run %{sde} --input max_steps=fill:80:i32 --raise-on=result --output-dir %t.raise > %t.raise.out 2>&1
 // RUN: FileCheck %s --check-prefix=RAISE < %t.raise.out && count 1 < %t.raise.out
 // RUN: not ls %t.raise/ys.npy
-// RAISE: {{^}}loom-run: 1 of 3 lanes failed: 0 (result=1){{$}}
+// RAISE: {{^}}loom-run: 1 of 3 lanes failed: 0 (result=1); 1 = max_steps_reached: The maximum number of solver steps was reached. Try increasing `max_steps`.{{$}}
 // RUN: loom-run %{sde} --input max_steps=fill:100:i32 --raise-on=result | FileCheck %s --check-prefix=NANOK
 // The same under the masked lowering and two shards: the any-lane reduction
 // sits after the loops.
@@ -56,7 +56,7 @@
 // RUN: %python %S/npy.py write %t.keys-r.npy '<u4' 3x2 945335751 2658791920 131572300 639162889 2264043288 330151505
 // RUN: loom-run %examples/diffrax/sde.mlir --input inits=fill:0.1:3x1xf32 --input keys=%t.keys-r.npy --input t1=fill:1.0:f32 --input dt0=fill:0.05:f32 --input max_steps=fill:80:i32 --input on_error=fill:1:i32 --shards 3 | FileCheck %s --check-prefix=NAN
 // RUN: not loom-run %examples/diffrax/sde.mlir --input inits=fill:0.1:3x1xf32 --input keys=%t.keys-r.npy --input t1=fill:1.0:f32 --input dt0=fill:0.05:f32 --input max_steps=fill:80:i32 --shards 3 --raise-on=result 2>&1 | FileCheck %s --check-prefix=RAISELAST
-// RAISELAST: {{^}}loom-run: 1 of 3 lanes failed: 2 (result=1){{$}}
+// RAISELAST: {{^}}loom-run: 1 of 3 lanes failed: 2 (result=1); 1 = max_steps_reached: The maximum number of solver steps was reached. Try increasing `max_steps`.{{$}}
 
 // --raise-on works on any integer result, and names one it does not know.
 // RUN: not loom-run %{sde} --input max_steps=fill:80:i32 --raise-on=num_steps 2>&1 | FileCheck %s --check-prefix=RAISESTEPS

@@ -59,4 +59,4 @@
 // NANYS-NEXT: [150] = nan
 // NANYS-NEXT: [299] = nan
 // RUN: not loom-run %{sde} --input max_steps=fill:90:i32 --raise-on=result 2>&1 | FileCheck %s --check-prefix=RAISE
-// RAISE: {{^}}loom-run: 1 of 3 lanes failed: 0 (result=1){{$}}
+// RAISE: {{^}}loom-run: 1 of 3 lanes failed: 0 (result=1); 1 = max_steps_reached: The maximum number of solver steps was reached. Try increasing `max_steps`.{{$}}
