@@ -31,8 +31,12 @@
 // every iteration.
 //
 // Errors. The scalar function returns diffrax's result code (0 successful,
-// 1 max_steps_reached) and leaves slots it never reached at +inf, which is
-// `diffeqsolve(..., throw=False)`. equinox decides EQX_ON_ERROR with
+// 1 max_steps_reached, and 2 dt0_wrong_sign for (t1 - t0) * dt0 < 0, which
+// diffrax raises on before solving; loom/Support/SolverResults.h has the
+// table and the messages) and leaves slots it never reached at +inf, which is
+// `diffeqsolve(..., throw=False)`. With t0 == t1 it takes no step and saves
+// y0 at every ts, as diffrax does. `on_error` carries loom.range = [0, 2], so
+// a call with any other mode fails before it runs. equinox decides EQX_ON_ERROR with
 // `unvmap_any(result != successful)`, over the whole batch, so @main applies
 // it after the vmapped solve, selected by its `on_error` argument; the
 // per-lane `result` output is returned in every mode:
