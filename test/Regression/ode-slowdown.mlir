@@ -31,8 +31,8 @@
 // codes), once per call.
 // COUNT: 3
 
-// GLOBAL-REMARK-DAG: ode.mlir:255:16: remark: loop-sync global (requested): the predicate is all-reduced across shards on every iteration
-// GLOBAL-REMARK-DAG: ode.mlir:166:12: remark: loop-sync global (requested): the predicate is all-reduced across shards on every iteration
+// GLOBAL-REMARK-DAG: ode.mlir:275:16: remark: loop-sync global (requested): the predicate is all-reduced across shards on every iteration
+// GLOBAL-REMARK-DAG: ode.mlir:186:12: remark: loop-sync global (requested): the predicate is all-reduced across shards on every iteration
 
 // The only collective is on_error's, in @main after the loops.
 // AUTO: mesh.mesh @loom_mesh(shape = 2)
@@ -44,5 +44,5 @@
 // AUTO-NOT: mesh.all_reduce
 // AUTO-NOT: mesh.all_gather
 
-// AUTO-REMARK-DAG: ode.mlir:255:16: remark: loop-sync local: each shard reduces its own lanes' predicate
-// AUTO-REMARK-DAG: ode.mlir:166:12: remark: loop-sync local: each shard reduces its own lanes' predicate
+// AUTO-REMARK-DAG: ode.mlir:275:16: remark: loop-sync local: each shard reduces its own lanes' predicate
+// AUTO-REMARK-DAG: ode.mlir:186:12: remark: loop-sync local: each shard reduces its own lanes' predicate

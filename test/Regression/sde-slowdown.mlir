@@ -31,8 +31,8 @@
 // codes), once per call.
 // COUNT: 3
 
-// GLOBAL-REMARK-DAG: sde.mlir:388:16: remark: loop-sync global (requested): the predicate is all-reduced across shards on every iteration
-// GLOBAL-REMARK-DAG: sde.mlir:282:12: remark: loop-sync global (requested): the predicate is all-reduced across shards on every iteration
+// GLOBAL-REMARK-DAG: sde.mlir:408:16: remark: loop-sync global (requested): the predicate is all-reduced across shards on every iteration
+// GLOBAL-REMARK-DAG: sde.mlir:302:12: remark: loop-sync global (requested): the predicate is all-reduced across shards on every iteration
 
 // The only collective is on_error's, in @main after the loops.
 // AUTO: mesh.mesh @loom_mesh(shape = 2)
@@ -44,5 +44,5 @@
 // AUTO-NOT: mesh.all_reduce
 // AUTO-NOT: mesh.all_gather
 
-// AUTO-REMARK-DAG: sde.mlir:388:16: remark: loop-sync local: each shard reduces its own lanes' predicate
-// AUTO-REMARK-DAG: sde.mlir:282:12: remark: loop-sync local: each shard reduces its own lanes' predicate
+// AUTO-REMARK-DAG: sde.mlir:408:16: remark: loop-sync local: each shard reduces its own lanes' predicate
+// AUTO-REMARK-DAG: sde.mlir:302:12: remark: loop-sync local: each shard reduces its own lanes' predicate
