@@ -147,6 +147,30 @@ def LoomCopySlicedCallOperands
                            "::mlir::tensor::TensorDialect"];
 }
 
+def LoomLowerStridedCopies : Pass<"loom-lower-strided-copies"> {
+  let summary = "Turn every memref.copy that is not a memcpy into a "
+                "linalg.copy";
+  let description = [{
+    `finalize-memref-to-llvm` lowers a `memref.copy` to the `llvm.memcpy`
+    intrinsic only when it can prove both sides contiguous: an identity
+    layout, or a static, non-empty shape with row-major strides. Any other
+    copy (a strided or dynamic-offset view, as bufferization makes for a
+    `tensor.insert_slice` into a loop carry) becomes a call of `memrefCopy`
+    from MLIR's C runner utils, which Loom's JIT does not provide and which
+    an ahead-of-time library must not depend on. This pass rewrites exactly
+    those copies into `linalg.copy`, which `convert-linalg-to-loops` turns
+    into loops; copies that become memcpy are left alone. `loom-to-llvm`
+    runs it after the last stage that can make a copy.
+
+    ```mlir
+    memref.copy %a, %b : memref<4xf32> to memref<4xf32, strided<[2]>>
+    // becomes
+    linalg.copy ins(%a : memref<4xf32>) outs(%b : memref<4xf32, strided<[2]>>)
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def LoomAllowFPContraction : Pass<"loom-allow-fp-contraction"> {
   let summary = "Let LLVM fuse a*b+c into a fused multiply-add";
   let description = [{

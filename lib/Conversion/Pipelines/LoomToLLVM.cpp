@@ -57,6 +57,9 @@ static constexpr const char *kLLVMStages[] = {
     // Deallocation clones a read-only argument that is returned; without
     // this the clone reaches LLVM translation and the entry cannot compile.
     "convert-bufferization-to-memref",
+    // After the last stage that makes a memref.copy: a copy that would not
+    // become a memcpy would call memrefCopy, which the JIT does not provide.
+    "loom-lower-strided-copies",
     "func.func(convert-linalg-to-loops)",
     "lower-affine",
     "convert-scf-to-cf",
