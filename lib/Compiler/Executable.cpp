@@ -29,7 +29,11 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
@@ -314,12 +318,11 @@ Status describeMesh(mlir::ModuleOp module, const std::string &name,
 /// The runtime's C ABI, resolved by name in JIT-compiled code. Registered
 /// explicitly: a tool links the runtime statically, and its symbols are not
 /// in the process's dynamic symbol table.
-void registerRuntimeSymbols(mlir::ExecutionEngine &engine) {
-  engine.registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap map;
+const llvm::StringMap<llvm::orc::ExecutorAddr> &runtimeSymbols() {
+  static const llvm::StringMap<llvm::orc::ExecutorAddr> symbols = [] {
+    llvm::StringMap<llvm::orc::ExecutorAddr> map;
     auto add = [&](const char *name, auto *fn) {
-      map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(fn),
-                             llvm::JITSymbolFlags::Exported};
+      map[name] = llvm::orc::ExecutorAddr::fromPtr(fn);
     };
     add("loom_rt_all_reduce_i1", &loom_rt_all_reduce_i1);
     add("loom_rt_all_reduce_i32", &loom_rt_all_reduce_i32);
@@ -331,7 +334,43 @@ void registerRuntimeSymbols(mlir::ExecutionEngine &engine) {
     add("loom_rt_ok", &loom_rt_ok);
     add("loom_rt_count_iteration", &loom_rt_count_iteration);
     return map;
+  }();
+  return symbols;
+}
+
+void registerRuntimeSymbols(mlir::ExecutionEngine &engine) {
+  engine.registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap map;
+    for (const auto &symbol : runtimeSymbols())
+      map[interner(symbol.getKey())] = {symbol.getValue(),
+                                        llvm::JITSymbolFlags::Exported};
+    return map;
   });
+}
+
+/// The functions and globals `module` uses without defining them that the
+/// JIT cannot resolve: neither Loom's runtime nor the process (libc, libm)
+/// has them. ORC resolves the process's symbols through the same handle.
+/// Found before the entry is looked up: ORC would then print "JIT session
+/// error" to stderr itself and fail with a message that names only the
+/// entry.
+std::vector<std::string> unresolvedSymbols(const llvm::Module &module) {
+  llvm::sys::DynamicLibrary process =
+      llvm::sys::DynamicLibrary::getPermanentLibrary(nullptr);
+  std::vector<std::string> missing;
+  for (const llvm::GlobalValue &value : module.global_values()) {
+    if (!value.isDeclaration() || value.use_empty() ||
+        value.hasExternalWeakLinkage())
+      continue;
+    if (auto *fn = llvm::dyn_cast<llvm::Function>(&value);
+        fn && fn->isIntrinsic())
+      continue;
+    std::string name = value.getName().str();
+    if (!runtimeSymbols().count(name) &&
+        !process.getAddressOfSymbol(name.c_str()))
+      missing.push_back(std::move(name));
+  }
+  return missing;
 }
 
 void initializeLLVMOnce() {
@@ -468,9 +507,19 @@ static Result<Executable> compileBuffer(std::unique_ptr<llvm::MemoryBuffer> buff
     return Status::error("cannot target this host: " +
                          llvm::toString(tm.takeError()));
   // The transformer is passed by function_ref: it must outlive create().
-  std::function<llvm::Error(llvm::Module *)> transformer =
+  // An error it returned would abort in create() (cantFail), so what it
+  // finds is kept aside and reported after.
+  std::function<llvm::Error(llvm::Module *)> optimize =
       mlir::makeOptimizingTransformer(options.optLevel, /*sizeLevel=*/0,
                                       tm->get());
+  std::vector<std::string> unresolved;
+  std::function<llvm::Error(llvm::Module *)> transformer =
+      [&](llvm::Module *llvmModule) -> llvm::Error {
+    if (llvm::Error error = optimize(llvmModule))
+      return error;
+    unresolved = unresolvedSymbols(*llvmModule);
+    return llvm::Error::success();
+  };
   mlir::ExecutionEngineOptions engineOptions;
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = level;
@@ -479,6 +528,11 @@ static Result<Executable> compileBuffer(std::unique_ptr<llvm::MemoryBuffer> buff
   if (!engine)
     return Status::error("JIT compilation failed: " +
                          llvm::toString(engine.takeError()));
+  if (!unresolved.empty())
+    return Status::error(
+        "JIT compilation failed: the compiled program calls " +
+        llvm::join(unresolved, ", ") +
+        ", which neither Loom's runtime nor this process defines");
   impl->engine = std::move(*engine);
   registerRuntimeSymbols(*impl->engine);
   auto fn = impl->engine->lookupPacked(options.entry);
