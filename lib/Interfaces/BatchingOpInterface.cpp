@@ -401,6 +401,7 @@ LogicalResult BatchingContext::batchPerLane(OpBuilder &builder, Operation *op,
   op->walk([&](func::CallOp) { reachesCall = true; });
 
   Value laneMask = skipInactive ? mask : Value();
+  Operation *laneClone = nullptr;
   ValueRange results = buildLaneLoop(
       builder, loc, inits,
       [&](OpBuilder &b, Location l, Value lane, ValueRange acc) {
@@ -424,7 +425,8 @@ LogicalResult BatchingContext::batchPerLane(OpBuilder &builder, Operation *op,
         }
         SmallVector<Value> laneResults;
         if (!laneMask) {
-          laneResults = b.clone(*op, laneMap)->getResults();
+          laneClone = b.clone(*op, laneMap);
+          laneResults = laneClone->getResults();
         } else {
           // A lane the mask clears keeps its destination untouched and never
           // runs the op: its inputs may be stale values the scalar program
@@ -433,7 +435,8 @@ LogicalResult BatchingContext::batchPerLane(OpBuilder &builder, Operation *op,
           auto branch = b.create<scf::IfOp>(
               l, active,
               [&](OpBuilder &t, Location tl) {
-                t.create<scf::YieldOp>(tl, t.clone(*op, laneMap)->getResults());
+                laneClone = t.clone(*op, laneMap);
+                t.create<scf::YieldOp>(tl, laneClone->getResults());
               },
               [&](OpBuilder &e, Location el) {
                 SmallVector<Value> kept;
@@ -450,6 +453,6 @@ LogicalResult BatchingContext::batchPerLane(OpBuilder &builder, Operation *op,
       });
   for (auto [result, value] : llvm::zip(op->getResults(), results))
     map(result, value);
-  notifyClonedPerLane(op);
+  notifyClonedPerLane(op, laneClone);
   return success();
 }

@@ -43,6 +43,16 @@ std::optional<PredicateCollective> matchPredicate(scf::WhileOp loop) {
   return PredicateCollective{reduce, wrap.getElements()[0]};
 }
 
+/// True for a loop loom-vmap built masked: every carry is selected into its
+/// old value on a finished lane (or only written under the mask), so a lane
+/// that is done never changes again. A loop written by hand over a batch has
+/// no such guarantee: its finished lanes go on changing while any lane runs.
+bool freezesFinishedLanes(scf::WhileOp loop) {
+  auto strategy =
+      loop->getAttrOfType<LoopStrategyAttr>(LoomDialect::kStrategyAttrName);
+  return strategy && strategy.getValue() == LoopStrategy::Masked;
+}
+
 /// The first collective inside `loop` other than `except`, if any.
 Operation *otherCollective(scf::WhileOp loop, Operation *except) {
   Operation *found = nullptr;
@@ -143,10 +153,23 @@ struct LoomLocalizeLoops
                         << "), so every shard must run every iteration";
       return success();
     }
+    if (!freezesFinishedLanes(loop)) {
+      static constexpr const char *kWhy =
+          "not a masked loop from loom-vmap: finished lanes may still "
+          "change, so every shard runs every iteration";
+      if (mode == LoopSync::Local) {
+        InFlightDiagnostic diag = loop.emitError()
+                                  << "loop-sync=local would change results: "
+                                  << "this loop is " << kWhy;
+        return diag;
+      }
+      loop.emitRemark() << "loop-sync global: " << kWhy;
+      return success();
+    }
 
-    // scf.condition(all_reduce(p)) => scf.condition(p): masked lanes keep
-    // their values, so stopping when this shard's lanes are done changes
-    // nothing but the time.
+    // scf.condition(all_reduce(p)) => scf.condition(p): in a masked loop
+    // finished lanes keep their values, so stopping when this shard's lanes
+    // are done changes nothing but the time.
     auto extract =
         loop.getConditionOp().getCondition().getDefiningOp<tensor::ExtractOp>();
     loop.getConditionOp().getConditionMutable().assign(pred->local);

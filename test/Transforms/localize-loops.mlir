@@ -4,18 +4,45 @@
 // RUN: not loom-opt %s -loom-localize-loops=loop-sync=sometimes 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: error: unknown loop-sync mode 'sometimes' (expected auto, global or local)
 
-// A masked loop whose only cross-shard value is its predicate runs
-// shard-local under auto: the all-reduce is gone.
-// CHECK-LABEL: func.func @independent
+// A loop loom-vmap built masked (it carries the decided loom.strategy), whose
+// only cross-shard value is its predicate, runs shard-local under auto: the
+// all-reduce is gone.
+// CHECK-LABEL: func.func @masked
 // CHECK: scf.while
 // CHECK: %[[L:.*]] = loom.any
 // CHECK: scf.condition(%[[L]])
 // CHECK-NOT: mesh.all_reduce
+// CHECK: loom.strategy = #loom.strategy<masked>
+// GLOBAL-LABEL: func.func @masked
+// GLOBAL: mesh.all_reduce
+func.func @masked(%x: tensor<?xf32> {loom.batch_axis = 0 : i64}) -> tensor<?xf32> {
+  // expected-remark @+1 {{loop-sync local: each shard reduces its own lanes' predicate and stops when they are done; nothing else in the loop crosses shards}}
+  %r:2 = scf.while (%y = %x) : (tensor<?xf32>) -> (tensor<?xf32>, tensor<?xi1>) {
+    %m = arith.cmpf olt, %y, %y : tensor<?xf32>
+    %go = loom.any %m along 0 : tensor<?xi1> -> i1
+    scf.condition(%go) %y, %m : tensor<?xf32>, tensor<?xi1>
+  } do {
+  ^bb0(%y: tensor<?xf32>, %m: tensor<?xi1>):
+    %z = arith.addf %y, %y : tensor<?xf32>
+    %s = arith.select %m, %z, %y : tensor<?xi1>, tensor<?xf32>
+    scf.yield %s : tensor<?xf32>
+  } attributes {loom.strategy = #loom.strategy<masked>}
+  return %r#0 : tensor<?xf32>
+}
+
+// -----
+
+// The same loop written by hand (no decided masked mark): nothing freezes a
+// finished lane, which goes on changing while any lane anywhere runs, so a
+// shard stopping early would change its lanes' results. It stays global,
+// and loop-sync=local is refused.
+// CHECK-LABEL: func.func @independent
+// CHECK: mesh.all_reduce
 // GLOBAL-LABEL: func.func @independent
 // GLOBAL: mesh.all_reduce
+// LOCAL: error: loop-sync=local would change results: this loop is not a masked loop from loom-vmap: finished lanes may still change, so every shard runs every iteration
 func.func @independent(%x: tensor<?xf32> {loom.batch_axis = 0 : i64}) -> tensor<?xf32> {
-  %ten = arith.constant dense<10.0> : tensor<1xf32>
-  // expected-remark @+1 {{loop-sync local: each shard reduces its own lanes' predicate and stops when they are done; nothing else in the loop crosses shards}}
+  // expected-remark @+1 {{loop-sync global: not a masked loop from loom-vmap: finished lanes may still change, so every shard runs every iteration}}
   %r = scf.while (%y = %x) : (tensor<?xf32>) -> tensor<?xf32> {
     %m = arith.cmpf olt, %y, %y : tensor<?xf32>
     %go = loom.any %m along 0 : tensor<?xi1> -> i1

@@ -96,9 +96,9 @@ public:
   /// diagnostic, when the loop is pinned to a strategy it cannot have.
   virtual FailureOr<LoopStrategy> getLoopStrategy(Operation *loop) = 0;
 
-  /// Called when `original` is cloned unbatched into a per-lane loop, so
-  /// the pass can explain the loops nested in it.
-  virtual void notifyClonedPerLane(Operation *original) {}
+  /// Called when `original` is cloned unbatched (as `clone`) into a
+  /// per-lane loop, so the pass can explain and record the loops in it.
+  virtual void notifyClonedPerLane(Operation *original, Operation *clone) {}
 
   //===--------------------------------------------------------------------===//
   // Lane mask

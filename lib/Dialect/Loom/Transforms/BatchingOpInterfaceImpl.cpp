@@ -1006,6 +1006,11 @@ struct WhileBatchingModel
           b.create<scf::YieldOp>(yield.getLoc(), newYields);
         });
     newLoop->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+    // What was decided replaces what was asked for (loom-vmap's contract
+    // for loom.strategy on the loops it builds).
+    newLoop->setAttr(LoomDialect::kStrategyAttrName,
+                     LoopStrategyAttr::get(loop.getContext(),
+                                           LoopStrategy::Uniform));
     if (failedBody)
       return failure();
 
@@ -1134,6 +1139,12 @@ struct WhileBatchingModel
           context.restoreMask(previous);
         });
     newLoop->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+    // The mark loom-localize-loops trusts: every carry of this loop is
+    // frozen on a lane once the lane is done, so a shard may stop as soon as
+    // its own lanes are.
+    newLoop->setAttr(LoomDialect::kStrategyAttrName,
+                     LoopStrategyAttr::get(loop.getContext(),
+                                           LoopStrategy::Masked));
     if (failedBody)
       return failure();
 

@@ -106,6 +106,16 @@ std::string describeLine(Operation *op) {
   return "";
 }
 
+/// Records `strategy` as what loom-vmap decided for every while loop in `op`
+/// (itself included): a copy of a scalar loop keeps its pin, which must not
+/// pass for a decision (loom-localize-loops trusts only a decided `masked`).
+void recordDecided(Operation *op, LoopStrategy strategy) {
+  auto attr = LoopStrategyAttr::get(op->getContext(), strategy);
+  op->walk([&](scf::WhileOp loop) {
+    loop->setAttr(LoomDialect::kStrategyAttrName, attr);
+  });
+}
+
 //===----------------------------------------------------------------------===//
 // Loops with per-lane bounds become while loops
 //===----------------------------------------------------------------------===//
@@ -182,6 +192,10 @@ public:
   bool isBatchedClone(func::FuncOp func) const {
     return clones.contains(func.getOperation());
   }
+  /// True for a function this pass batched (a clone's source).
+  bool isBatchedSource(func::FuncOp func) const {
+    return sources.contains(func.getOperation());
+  }
   const VmapSettings &getSettings() const { return settings; }
 
 private:
@@ -193,6 +207,7 @@ private:
            BatchedFunc>
       cache;
   DenseSet<Operation *> clones;
+  DenseSet<Operation *> sources;
 };
 
 //===----------------------------------------------------------------------===//
@@ -229,7 +244,7 @@ public:
   getBatchedCallee(func::CallOp call,
                    SmallVectorImpl<bool> &resultBatched) override;
   FailureOr<LoopStrategy> getLoopStrategy(Operation *loop) override;
-  void notifyClonedPerLane(Operation *original) override;
+  void notifyClonedPerLane(Operation *original, Operation *clone) override;
 
 private:
   std::string explainControl(Operation *loop) const;
@@ -327,7 +342,9 @@ LogicalResult FunctionBatcher::batchBlock(Block &original, OpBuilder &builder) {
     // An op that reads nothing per-lane computes the same on every lane:
     // it is cloned as it is, and its results stay unbatched.
     if (!analysis.usesBatched(&op)) {
-      guardUnbatchedTraps(*this, builder, builder.clone(op, mapping));
+      Operation *clone = builder.clone(op, mapping);
+      guardUnbatchedTraps(*this, builder, clone);
+      recordDecided(clone, LoopStrategy::Uniform);
       remarkNestedLoops(&op, /*includeSelf=*/true,
                         "loop is uniform: it reads no per-lane value");
       continue;
@@ -516,7 +533,9 @@ void FunctionBatcher::remarkNestedLoops(Operation *op, bool includeSelf,
   });
 }
 
-void FunctionBatcher::notifyClonedPerLane(Operation *original) {
+void FunctionBatcher::notifyClonedPerLane(Operation *original,
+                                          Operation *clone) {
+  recordDecided(clone, LoopStrategy::PerLane);
   remarkNestedLoops(original, /*includeSelf=*/false,
                     "loop is per-lane: it runs inside an enclosing per-lane "
                     "loop, on one lane at a time");
@@ -626,6 +645,7 @@ FailureOr<BatchedFunc> VmapExpander::getBatched(func::FuncOp callee,
       func.setResultAttr(i, LoomDialect::kNameAttrName, name);
   symbolTable.insert(func, std::next(callee->getIterator()));
   clones.insert(func);
+  sources.insert(callee);
 
   BatchedFunc batched{func, SmallVector<bool>((*analysis)->getResultBatched())};
   cache[key] = batched;
@@ -793,7 +813,7 @@ struct LoomVmapPass : public loom::impl::LoomVmapPassBase<LoomVmapPass> {
           ready.push_back(vmap);
       });
       if (all.empty())
-        return;
+        break;
       if (ready.empty() || round == 64) {
         all.front().emitError()
             << "cannot expand loom.vmap of @" << all.front().getCallee()
@@ -804,6 +824,28 @@ struct LoomVmapPass : public loom::impl::LoomVmapPassBase<LoomVmapPass> {
         if (failed(expander.expand(vmap)))
           return signalPassFailure();
     }
+    dropPinsOutsideClones(expander);
+  }
+
+  /// After this pass, `loom.strategy` on a loop is what loom-vmap decided for
+  /// a loop it built; a pin elsewhere has done its job (on a loop of a
+  /// function that was batched) or never had one (a loop loom-vmap does not
+  /// batch, such as a hand-written batched loop in an entry), and is dropped
+  /// so that no later pass mistakes it for a decision.
+  void dropPinsOutsideClones(VmapExpander &expander) {
+    getOperation().walk([&](func::FuncOp func) {
+      if (expander.isBatchedClone(func))
+        return;
+      bool used = expander.isBatchedSource(func);
+      func.walk([&](scf::WhileOp loop) {
+        if (!loop->removeAttr(LoomDialect::kStrategyAttrName) || used)
+          return;
+        loop.emitWarning()
+            << "loom.strategy has no effect here: it pins how loom-vmap "
+            << "batches a loop of a function it batches, and no loom.vmap "
+            << "batches @" << func.getSymName();
+      });
+    });
   }
 };
 

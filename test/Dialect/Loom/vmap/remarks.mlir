@@ -1,4 +1,4 @@
-// RUN: loom-opt %s -loom-vmap=divergent=masked -split-input-file -verify-diagnostics
+// RUN: loom-opt %s -loom-vmap=divergent=masked -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=DECIDED
 // RUN: loom-opt %s -loom-vmap=divergent=per-lane -split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=PERLANE
 // RUN: loom-opt %s -loom-vmap=target=gpu -split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPU
 // RUN: loom-opt %s -loom-vmap -split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=AUTO
@@ -6,6 +6,12 @@
 // One remark per loop says how it is lowered and why, naming the carry and
 // the argument that make its predicate differ per lane. This is the seed's
 // MWE with its carries named by location.
+// Each loop built masked records the decision (loom-localize-loops trusts
+// only this mark).
+// DECIDED-LABEL: func.func private @solve_vmap_bb(
+// DECIDED: } attributes {loom.strategy = #loom.strategy<masked>}
+// DECIDED: } attributes {loom.strategy = #loom.strategy<masked>}
+// DECIDED-NEXT: return
 
 // PERLANE: remark: loop is per-lane: predicate depends on carry #2 (count), batched through argument #1 (key); divergent=per-lane
 // PERLANE: remark: loop is per-lane: it runs inside an enclosing per-lane loop, on one lane at a time
@@ -105,7 +111,18 @@ func.func @main(%xs: tensor<?xf32>, %n: i32) -> tensor<?xf32> {
 // -----
 
 // loom.strategy pins one loop whatever the pass option says; on a loop that
-// is not divergent it has nothing to choose.
+// is not divergent it has nothing to choose. On the loops loom-vmap builds it
+// then records what was decided (the masked pin on a uniform loop becomes
+// uniform), and the scalar original keeps no pin that a later pass could
+// mistake for a decision.
+// DECIDED-LABEL: func.func private @f(%arg0: i32 {loom.name = "n"}
+// DECIDED-NOT: loom.strategy
+// DECIDED-LABEL: func.func private @f_vmap_bu(%arg0: tensor<?xi32>
+// DECIDED: scf.for
+// DECIDED: scf.while
+// DECIDED: } attributes {loom.strategy = #loom.strategy<per_lane>}
+// DECIDED: } attributes {loom.strategy = #loom.strategy<uniform>}
+// DECIDED-NEXT: return
 func.func private @f(%n: i32 {loom.name = "n"}, %m: i32) -> (i32, i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

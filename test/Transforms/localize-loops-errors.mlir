@@ -1,0 +1,41 @@
+// RUN: loom-opt %s -split-input-file -loom-vmap -loom-shard=shards=2 -loom-localize-loops -verify-diagnostics | FileCheck %s
+
+// A loop pinned local that is not a masked loop from loom-vmap is refused
+// whatever the pass option says.
+func.func @pinned_local(%x: tensor<?xf32> {loom.batch_axis = 0 : i64}) -> tensor<?xf32> {
+  // expected-error @+1 {{loop-sync=local would change results: this loop is not a masked loop from loom-vmap}}
+  %r = scf.while (%y = %x) : (tensor<?xf32>) -> tensor<?xf32> {
+    %m = arith.cmpf olt, %y, %y : tensor<?xf32>
+    %go = loom.any %m along 0 : tensor<?xi1> -> i1
+    scf.condition(%go) %y : tensor<?xf32>
+  } do {
+  ^bb0(%y: tensor<?xf32>):
+    %z = arith.addf %y, %y : tensor<?xf32>
+    scf.yield %z : tensor<?xf32>
+  } attributes {loom.loop_sync = #loom.loop_sync<local>}
+  return %r : tensor<?xf32>
+}
+
+// -----
+
+// The mark loom-localize-loops trusts is the one loom-vmap leaves: a
+// loom.strategy<masked> pin on a loop of an entry (which loom-vmap never
+// batches) is dropped by loom-vmap with a warning, so the hand-written loop
+// below stays global.
+// CHECK-LABEL: func.func @pinned_entry
+// CHECK: mesh.all_reduce
+// CHECK-NOT: loom.strategy
+func.func @pinned_entry(%x: tensor<?xf32> {loom.batch_axis = 0 : i64}) -> tensor<?xf32> {
+  // expected-warning @+2 {{loom.strategy has no effect here: it pins how loom-vmap batches a loop of a function it batches, and no loom.vmap batches @pinned_entry}}
+  // expected-remark @+1 {{loop-sync global: not a masked loop from loom-vmap}}
+  %r = scf.while (%y = %x) : (tensor<?xf32>) -> tensor<?xf32> {
+    %m = arith.cmpf olt, %y, %y : tensor<?xf32>
+    %go = loom.any %m along 0 : tensor<?xi1> -> i1
+    scf.condition(%go) %y : tensor<?xf32>
+  } do {
+  ^bb0(%y: tensor<?xf32>):
+    %z = arith.addf %y, %y : tensor<?xf32>
+    scf.yield %z : tensor<?xf32>
+  } attributes {loom.strategy = #loom.strategy<masked>}
+  return %r : tensor<?xf32>
+}
