@@ -270,11 +270,15 @@ def LoomLocalizeLoops : Pass<"loom-localize-loops", "ModuleOp"> {
     else in the loop crosses shards, each shard may instead reduce its own
     lanes and stop when they are done (`pmap`, `shard_map`): masked lanes
     keep their values, so the results are the same and the collective is
-    gone.
+    gone. Only a loop carrying `loom.strategy = #loom.strategy<masked>`,
+    which `loom-vmap` records on the loops it builds masked, is known to
+    keep them: any other loop with a predicate collective (a batched loop
+    written by hand) stays global.
 
     `loop-sync=global` keeps every predicate collective (it reproduces the
     seed's slowdown); `local` removes them, and is an error for a loop that
-    also reduces across shards, since that would change results; `auto`
+    also reduces across shards or is not masked, since that would change
+    results; `auto`
     localizes exactly the loops for which that is legal. Loops are visited
     innermost first: a loop that still holds a collective after its inner
     loops were handled stays global, because a shard leaving it early would

@@ -51,7 +51,11 @@ def LoomVmapPass : Pass<"loom-vmap", "ModuleOp"> {
 
     `divergent=auto` takes uniform whenever it is legal and otherwise picks
     masked or per-lane with the cost model in `docs/vmap.md`; the
-    `loom.strategy` attribute on a loop pins its strategy.
+    `loom.strategy` attribute on a loop pins its strategy. Afterwards the
+    attribute records what was decided on every while loop of a batched
+    clone (`loom-localize-loops` trusts only a decided `masked`), and pins
+    elsewhere are dropped (with a warning where no vmap batches the
+    function, since such a pin never meant anything).
 
     Before:
     ```mlir
