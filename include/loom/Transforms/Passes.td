@@ -184,6 +184,30 @@ def LoomAllowFPContraction : Pass<"loom-allow-fp-contraction"> {
   let constructor = "::mlir::loom::createLoomAllowFPContraction()";
 }
 
+def LoomExpandIntegerDivision : Pass<"loom-expand-integer-division"> {
+  let summary = "Expand ceil/floor integer division into ops LLVM has";
+  let description = [{
+    `convert-arith-to-llvm` has no lowering for `arith.ceildivsi`,
+    `arith.ceildivui` and `arith.floordivsi`, so a program using them could
+    not be compiled at all. Upstream's `arith-expand` rewrites them, but in
+    MLIR 19 it also rewrites `maximumf`/`minimumf`/`maxnumf`/`minnumf` into
+    compare-and-select, which gives `maximumf(+0, -0) = -0` where LLVM's
+    `llvm.maximum` (what they lower to otherwise) gives +0. This pass applies
+    only upstream's ceil/floor division patterns
+    (`arith::populateCeilFloorDivExpandOpsPatterns`). It runs once linalg is
+    loops: the expansion builds dense constants, which a dynamic tensor
+    cannot hold. The divisor of an op that could run on an inactive lane was
+    made safe by loom-vmap before (a trap guard on the original op), and the
+    expansion divides only by that divisor.
+
+    ```mlir
+    %q = arith.floordivsi %a, %b : i32
+    // becomes divsi, cmpi, select and friends: q = a / b, less one when the
+    // signs differ and the division is inexact
+    ```
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Sharding
 //===----------------------------------------------------------------------===//

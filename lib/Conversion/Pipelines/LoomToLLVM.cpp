@@ -67,6 +67,9 @@ static constexpr const char *kLLVMStages[] = {
     "lower-affine",
     "convert-math-to-libm",
     "convert-math-to-llvm",
+    // convert-arith-to-llvm has no pattern for ceildivsi, ceildivui and
+    // floordivsi (not arith-expand: it also rewrites float min/max).
+    "loom-expand-integer-division",
     "convert-arith-to-llvm",
     "convert-index-to-llvm",
     "finalize-memref-to-llvm",
