@@ -25,8 +25,8 @@ struct LoomAnnotateBatchAxes
     Builder b(&getContext());
     StringRef name = LoomDialect::kBatchAxisAttrName;
     WalkResult result = getOperation().walk([&](VmapOp vmap) {
-      // Only a function's arguments and results carry batch axes; a vmap
-      // outside any function (at module level) has none to record.
+      // Only a function's arguments and results carry batch axes. The
+      // verifier keeps vmaps inside functions; this stays safe without it.
       auto func = vmap->getParentOfType<func::FuncOp>();
       if (!func)
         return WalkResult::advance();

@@ -1,5 +1,14 @@
 // RUN: loom-opt %s -split-input-file -verify-diagnostics -allow-unregistered-dialect
 
+// A loom.vmap stands for a call: outside any function nothing runs it (and
+// loom-vmap used to leave a func.call at module level, exit 0).
+func.func private @g(f32) -> f32
+%a = "test.source"() : () -> tensor<4xf32>
+// expected-error @+1 {{'loom.vmap' op must be inside a func.func: it stands for a call, and only a function body runs}}
+%b = loom.vmap @g(%a) in_axes [0] out_axes [0] : (tensor<4xf32>) -> tensor<4xf32>
+
+// -----
+
 // Operand count and in_axes must line up before anything else is checked.
 func.func private @f(f32) -> f32
 func.func @in_axes_count(%x: tensor<4xf32>) -> tensor<4xf32> {

@@ -122,6 +122,11 @@ static LogicalResult verifyAxis(VmapOp op, StringRef what, StringRef axesName,
 }
 
 LogicalResult VmapOp::verify() {
+  // At module level nothing would run it, and loom-vmap would leave a
+  // func.call there; the passes find a vmap's arguments in its function.
+  if (!(*this)->getParentOfType<func::FuncOp>())
+    return emitOpError() << "must be inside a func.func: it stands for a "
+                         << "call, and only a function body runs";
   if (getInAxes().size() != getInputs().size())
     return emitOpError() << "in_axes has " << getInAxes().size()
                          << " entries but there are " << getInputs().size()
