@@ -1008,9 +1008,9 @@ struct WhileBatchingModel
     newLoop->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
     // What was decided replaces what was asked for (loom-vmap's contract
     // for loom.strategy on the loops it builds).
-    newLoop->setAttr(LoomDialect::kStrategyAttrName,
-                     LoopStrategyAttr::get(loop.getContext(),
-                                           LoopStrategy::Uniform));
+    newLoop->setAttr(
+        LoomDialect::kStrategyAttrName,
+        LoopStrategyAttr::get(loop.getContext(), LoopStrategy::Uniform));
     if (failedBody)
       return failure();
 
@@ -1142,9 +1142,9 @@ struct WhileBatchingModel
     // The mark loom-localize-loops trusts: every carry of this loop is
     // frozen on a lane once the lane is done, so a shard may stop as soon as
     // its own lanes are.
-    newLoop->setAttr(LoomDialect::kStrategyAttrName,
-                     LoopStrategyAttr::get(loop.getContext(),
-                                           LoopStrategy::Masked));
+    newLoop->setAttr(
+        LoomDialect::kStrategyAttrName,
+        LoopStrategyAttr::get(loop.getContext(), LoopStrategy::Masked));
     if (failedBody)
       return failure();
 

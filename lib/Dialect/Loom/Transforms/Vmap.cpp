@@ -837,14 +837,15 @@ struct LoomVmapPass : public loom::impl::LoomVmapPassBase<LoomVmapPass> {
       if (expander.isBatchedClone(func))
         return;
       bool used = expander.isBatchedSource(func);
-      func.walk([&](scf::WhileOp loop) {
-        if (!loop->removeAttr(LoomDialect::kStrategyAttrName) || used)
-          return;
-        loop.emitWarning()
-            << "loom.strategy has no effect here: it pins how loom-vmap "
-            << "batches a loop of a function it batches, and no loom.vmap "
-            << "batches @" << func.getSymName();
-      });
+      func.walk(
+          [&](scf::WhileOp loop) {
+            if (!loop->removeAttr(LoomDialect::kStrategyAttrName) || used)
+              return;
+            loop.emitWarning()
+                << "loom.strategy has no effect here: it pins how loom-vmap "
+                << "batches a loop of a function it batches, and no loom.vmap "
+                << "batches @" << func.getSymName();
+          });
     });
   }
 };
