@@ -3,10 +3,19 @@
 #   make test   install what is missing, build, run every test
 #   make bench  build and run the benchmarks; JSON in $(BUILD)/bench/,
 #               rendered into docs/benchmarks.md and docs/img/
+#   make test-sanitizers  every test under ASan+UBSan ($(ASAN_BUILD)/), the
+#               runtime and API tests under TSan ($(TSAN_BUILD)/), with clang-19
+#   make fuzz   each libFuzzer target for FUZZ_SECONDS (built in $(ASAN_BUILD)/)
 BUILD ?= build
+ASAN_BUILD ?= build-asan
+TSAN_BUILD ?= build-tsan
 JOBS ?= 2
+FUZZ_SECONDS ?= 60
+SANITIZER_CMAKE = -G Ninja -DCMAKE_C_COMPILER=clang-19 \
+  -DCMAKE_CXX_COMPILER=clang++-19
 
-.PHONY: all deps configure build demo test bench clean
+.PHONY: all deps configure build demo test bench clean sanitizer-deps \
+  configure-asan configure-tsan test-asan test-tsan test-sanitizers fuzz
 
 all: build
 
@@ -46,5 +55,32 @@ bench: configure
 	python3 benchmarks/report.py $(BUILD)/bench docs/benchmarks.md docs/img && \
 	exit $$status
 
+sanitizer-deps: deps
+	@scripts/install-sanitizer-deps.sh
+
+# One ASan+UBSan build folder serves the tests and the fuzzers.
+configure-asan: sanitizer-deps
+	@[ -f $(ASAN_BUILD)/build.ninja ] || cmake -S . -B $(ASAN_BUILD) \
+	  $(SANITIZER_CMAKE) -DLLVM_USE_SANITIZER="Address;Undefined" \
+	  -DLOOM_ENABLE_FUZZERS=ON
+
+configure-tsan: sanitizer-deps
+	@[ -f $(TSAN_BUILD)/build.ninja ] || cmake -S . -B $(TSAN_BUILD) \
+	  $(SANITIZER_CMAKE) -DLLVM_USE_SANITIZER=Thread
+
+test-asan: configure-asan
+	cmake --build $(ASAN_BUILD) --target loom-test-deps -j$(JOBS)
+	cd $(ASAN_BUILD) && ctest --output-on-failure -j$(JOBS)
+
+test-tsan: configure-tsan
+	cmake --build $(TSAN_BUILD) --target loom-tsan-tests -j$(JOBS)
+	cd $(TSAN_BUILD) && ctest -L threads --output-on-failure -j$(JOBS)
+
+test-sanitizers: test-asan test-tsan
+
+fuzz: configure-asan
+	cmake --build $(ASAN_BUILD) --target loom-fuzzers -j$(JOBS)
+	scripts/fuzz.sh $(ASAN_BUILD) $(FUZZ_SECONDS)
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD)

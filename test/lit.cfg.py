@@ -27,6 +27,15 @@ config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
 
 llvm_config.use_default_substitutions()
 
+# The sanitizers' options from CMake (test/CMakeLists.txt), then any the
+# caller set, which win. Set here rather than passed through: lit 19's own
+# passthrough list drops ASAN_OPTIONS (a missing comma in lit/llvm/config.py).
+for name, value in config.sanitizer_options.items():
+    extra = os.environ.get(name)
+    config.environment[name] = value + (":" + extra if extra else "")
+if config.llvm_use_sanitizer:
+    config.available_features.add("sanitizer")
+
 # Tests that check code generated for the host's vector unit.
 if platform.machine() in ("x86_64", "AMD64"):
     config.available_features.add("x86_64")

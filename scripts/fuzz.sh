@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Runs each libFuzzer target for SECONDS (make fuzz; FUZZ_SECONDS, 60 by
+# default) and fails if any of them found something new.
+#
+#   scripts/fuzz.sh BUILD SECONDS [TARGET...]   (targets: ir npy spec)
+#
+# Each target runs in fork mode (-fork=2 -ignore_crashes=1): the IR target
+# reaches upstream MLIR's parser crash (test/fuzz/known-upstream.txt) within
+# seconds, and libFuzzer would otherwise stop there. Afterwards every
+# artifact (crash, leak, timeout, oom) is run again alone, and a report that
+# contains a signature listed in test/fuzz/known-upstream.txt is known; any
+# other is new: the script prints the reproducer's path, its report's first
+# lines and the command that reproduces it, and exits 1. Work files are
+# under BUILD/fuzz/TARGET: corpus/ (kept between runs), artifacts/ and
+# log (both replaced by each run).
+set -uo pipefail
+
+build=${1:?usage: fuzz.sh BUILD SECONDS [TARGET...]}
+seconds=${2:?usage: fuzz.sh BUILD SECONDS [TARGET...]}
+shift 2
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=(ir npy spec)
+src=$(cd "$(dirname "$0")/.." && pwd)
+known_file=$src/test/fuzz/known-upstream.txt
+llvm_bin=${LLVM_BIN:-/usr/lib/llvm-19/bin}
+
+# Symbolized stacks, which the known signatures are matched against.
+sym=external_symbolizer_path=$llvm_bin/llvm-symbolizer
+export ASAN_OPTIONS="$sym:detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export UBSAN_OPTIONS="$sym:halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+export LSAN_OPTIONS="suppressions=$src/test/sanitizers/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+
+# One signature substring a line; '#' starts a comment.
+known=()
+while IFS= read -r line; do
+  line=${line%%#*}
+  line=$(printf '%s' "$line" | sed 's/^[[:space:]]*//;s/[[:space:]]*$//')
+  [ -n "$line" ] && known+=("$line")
+done < <([ -f "$known_file" ] && cat "$known_file")
+
+# Per-target limits: inputs as large as the largest seed, and a timeout that
+# turns a pass that never finishes into a finding.
+flags_for() {
+  case $1 in
+  ir) echo "-max_len=32768 -timeout=10" ;;
+  npy) echo "-max_len=4096 -timeout=5" ;;
+  spec) echo "-max_len=256 -timeout=5" ;;
+  esac
+}
+
+# Which known signature the report in file $1 contains, if any.
+known_signature() {
+  local sig
+  for sig in "${known[@]}"; do
+    if grep -qF -- "$sig" "$1"; then
+      printf '%s\n' "$sig"
+      return 0
+    fi
+  done
+  return 1
+}
+
+status=0
+summaries=()
+for t in "${targets[@]}"; do
+  bin=$build/bin/loom-$t-fuzzer
+  seeds=$build/fuzz/seeds/$t
+  work=$build/fuzz/$t
+  if [ ! -x "$bin" ] || [ ! -d "$seeds" ]; then
+    echo "fuzz: $bin or $seeds missing; build the loom-fuzzers target" >&2
+    exit 2
+  fi
+  rm -rf "$work/artifacts" "$work/reports"
+  mkdir -p "$work/corpus" "$work/artifacts" "$work/reports"
+  echo "fuzz: loom-$t-fuzzer for ${seconds} s (log: $work/log)"
+  # shellcheck disable=SC2046
+  "$bin" -fork=2 -ignore_crashes=1 -max_total_time="$seconds" \
+    $(flags_for "$t") -artifact_prefix="$work/artifacts/" \
+    "$work/corpus" "$seeds" > "$work/log" 2>&1
+  rc=$?
+  last=$(grep -E '^#[0-9]+: cov: ' "$work/log" | tail -1)
+  # "#N: cov: C ft: F corp: K exec/s: E oom/timeout/crash: O/T/C time: ..."
+  runs=$(sed -E 's/^#([0-9]+):.*/\1/' <<< "$last")
+  cov=$(sed -E 's/.* cov: ([0-9]+).*/\1/' <<< "$last")
+  corp=$(sed -E 's/.* corp: ([0-9]+).*/\1/' <<< "$last")
+  if [ -z "$last" ]; then
+    echo "fuzz: loom-$t-fuzzer did not run (exit $rc); last lines of $work/log:" >&2
+    tail -20 "$work/log" >&2
+    status=1
+    continue
+  fi
+
+  n_known=0
+  n_new=0
+  for a in "$work"/artifacts/*; do
+    [ -e "$a" ] || continue
+    name=$(basename "$a")
+    case $name in
+    crash-* | leak-* | timeout-* | oom-*) ;;
+    *) continue ;; # slow-unit-*: slow, not wrong
+    esac
+    report=$work/reports/$name.txt
+    # Memory corruption need not crash every time: give it three tries.
+    for _ in 1 2 3; do
+      # shellcheck disable=SC2046
+      timeout 120 "$bin" $(flags_for "$t") "$a" > "$report" 2>&1 || break
+    done
+    if sig=$(known_signature "$report"); then
+      n_known=$((n_known + 1))
+      continue
+    fi
+    n_new=$((n_new + 1))
+    status=1
+    echo "fuzz: NEW finding by loom-$t-fuzzer: $a" >&2
+    grep -E 'ERROR|SUMMARY|runtime error|#[0-9]+ 0x' "$report" | head -12 >&2
+    echo "  reproduce: $bin $a   (report: $report)" >&2
+  done
+  summaries+=("loom-$t-fuzzer: ${seconds} s, $runs inputs, coverage $cov, corpus $corp, $n_new new finding(s), $n_known known upstream")
+done
+
+printf '%s\n' "${summaries[@]}"
+exit $status
