@@ -42,9 +42,18 @@ done < <([ -f "$known_file" ] && cat "$known_file")
 # turns a pass that never finishes into a finding.
 flags_for() {
   case $1 in
-  ir) echo "-max_len=32768 -timeout=10" ;;
+  ir) echo "-max_len=32768 -timeout=10 -dict=$build/fuzz/seeds/ir.dict" ;;
   npy) echo "-max_len=4096 -timeout=5" ;;
   spec) echo "-max_len=256 -timeout=5" ;;
+  esac
+}
+
+# Sanitizer options of its own: the runtime's readers report a failed
+# allocation as an error, which they can only do if calloc may return null.
+env_for() {
+  case $1 in
+  npy | spec) echo "ASAN_OPTIONS=$ASAN_OPTIONS:allocator_may_return_null=1" ;;
+  *) echo "ASAN_OPTIONS=$ASAN_OPTIONS" ;;
   esac
 }
 
@@ -74,7 +83,7 @@ for t in "${targets[@]}"; do
   mkdir -p "$work/corpus" "$work/artifacts" "$work/reports"
   echo "fuzz: loom-$t-fuzzer for ${seconds} s (log: $work/log)"
   # shellcheck disable=SC2046
-  "$bin" -fork=2 -ignore_crashes=1 -max_total_time="$seconds" \
+  env "$(env_for "$t")" "$bin" -fork=2 -ignore_crashes=1 -max_total_time="$seconds" \
     $(flags_for "$t") -artifact_prefix="$work/artifacts/" \
     "$work/corpus" "$seeds" > "$work/log" 2>&1
   rc=$?
@@ -103,7 +112,7 @@ for t in "${targets[@]}"; do
     # Memory corruption need not crash every time: give it three tries.
     for _ in 1 2 3; do
       # shellcheck disable=SC2046
-      timeout 120 "$bin" $(flags_for "$t") "$a" > "$report" 2>&1 || break
+      timeout 120 env "$(env_for "$t")" "$bin" $(flags_for "$t") "$a" > "$report" 2>&1 || break
     done
     if sig=$(known_signature "$report"); then
       n_known=$((n_known + 1))
@@ -113,7 +122,8 @@ for t in "${targets[@]}"; do
     status=1
     echo "fuzz: NEW finding by loom-$t-fuzzer: $a" >&2
     grep -E 'ERROR|SUMMARY|runtime error|#[0-9]+ 0x' "$report" | head -12 >&2
-    echo "  reproduce: $bin $a   (report: $report)" >&2
+    echo "  reproduce: $(env_for "$t" | sed "s/:external_symbolizer_path=[^:]*//") $bin $a" >&2
+    echo "  report: $report" >&2
   done
   summaries+=("loom-$t-fuzzer: ${seconds} s, $runs inputs, coverage $cov, corpus $corp, $n_new new finding(s), $n_known known upstream")
 done

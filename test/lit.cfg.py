@@ -27,12 +27,13 @@ config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
 
 llvm_config.use_default_substitutions()
 
-# The sanitizers' options from CMake (test/CMakeLists.txt), then any the
-# caller set, which win. Set here rather than passed through: lit 19's own
+# The sanitizers' options from CMake (cmake/modules/LoomSanitizers.cmake),
+# then any the caller set, which win (under ctest, the caller's start with
+# the same options). Set here rather than passed through: lit 19's own
 # passthrough list drops ASAN_OPTIONS (a missing comma in lit/llvm/config.py).
 for name, value in config.sanitizer_options.items():
-    extra = os.environ.get(name)
-    config.environment[name] = value + (":" + extra if extra else "")
+    extra = os.environ.get(name, "")
+    config.environment[name] = value if extra.startswith(value) else value + ":" + extra
 if config.llvm_use_sanitizer:
     config.available_features.add("sanitizer")
 

@@ -669,6 +669,10 @@ callOnMesh(const Executable::Impl &impl,
       return whole.status();
     auto *dst = static_cast<uint8_t *>(whole->data());
     for (ShardOutputs &outs : perShard) {
+      // A shard without lanes holds an empty result with no block (null
+      // data), which memcpy must not be given even for zero bytes.
+      if (outs[r].byteSize() == 0)
+        continue;
       std::memcpy(dst, outs[r].data(), outs[r].byteSize());
       dst += outs[r].byteSize();
     }

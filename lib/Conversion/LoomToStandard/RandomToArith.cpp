@@ -48,6 +48,11 @@ namespace {
 /// Small arithmetic builder, so formulas read as formulas. Integer and float
 /// constants that take their type from an operand (`intLike`, `floatLike`)
 /// let one formula serve 32- and 64-bit words and float32 and float64.
+///
+/// Where two operands of one call both create ops, they are created into
+/// named values first: C++ leaves the order of argument evaluation to the
+/// compiler (GCC goes right to left, Clang left to right), and the order of
+/// the emitted ops must not depend on which compiler built Loom.
 struct Arith {
   OpBuilder &b;
   Location loc;
@@ -83,7 +88,11 @@ struct Arith {
   Value shru(Value x, int64_t n) {
     return b.create<arith::ShRUIOp>(loc, x, intLike(x, n));
   }
-  Value rotl(Value x, int64_t n) { return or_(shl(x, n), shru(x, 32 - n)); }
+  Value rotl(Value x, int64_t n) {
+    Value high = shl(x, n);
+    Value low = shru(x, 32 - n);
+    return or_(high, low);
+  }
   Value cmp(arith::CmpIPredicate p, Value x, Value y) {
     return b.create<arith::CmpIOp>(loc, p, x, y);
   }
@@ -124,7 +133,8 @@ func::FuncOp getThreefry(OpBuilder &builder, SymbolTable &symbols) {
       builder.getFunctionType({i32, i32, i32, i32}, {i32, i32}));
   Arith a{builder, func.getLoc()};
   Value k0 = func.getArgument(0), k1 = func.getArgument(1);
-  Value ks[3] = {k0, k1, a.xor_(a.xor_(k0, k1), a.i32(0x1BD11BDA))};
+  Value k01 = a.xor_(k0, k1);
+  Value ks[3] = {k0, k1, a.xor_(k01, a.i32(0x1BD11BDA))};
   Value x0 = a.add(func.getArgument(2), ks[0]);
   Value x1 = a.add(func.getArgument(3), ks[1]);
   static constexpr int64_t kRotations[2][4] = {{13, 15, 26, 6},
@@ -135,7 +145,8 @@ func::FuncOp getThreefry(OpBuilder &builder, SymbolTable &symbols) {
       x1 = a.xor_(a.rotl(x1, r), x0);
     }
     x0 = a.add(x0, ks[group % 3]);
-    x1 = a.add(a.add(x1, ks[(group + 1) % 3]), a.i32(group));
+    x1 = a.add(x1, ks[(group + 1) % 3]);
+    x1 = a.add(x1, a.i32(group));
   }
   builder.create<func::ReturnOp>(func.getLoc(), ValueRange{x0, x1});
   return func;
@@ -166,9 +177,9 @@ Value erfinvW(Arith &a, Value x) {
 /// p * x, or +-inf where |x| = 1 (XLA's x * MaxValue, which is infinity for
 /// floats): the polynomial is indeterminate there.
 Value erfinvResult(Arith &a, Value x, Value p) {
+  Value absX = a.b.create<math::AbsFOp>(a.loc, x);
   Value isOne = a.b.create<arith::CmpFOp>(a.loc, arith::CmpFPredicate::OEQ,
-                                          a.b.create<math::AbsFOp>(a.loc, x),
-                                          a.floatLike(x, 1.0));
+                                          absX, a.floatLike(x, 1.0));
   Value edge = a.mulf(x, a.floatLike(x, INFINITY));
   return a.select(isOne, edge, a.mulf(p, x));
 }
@@ -185,16 +196,19 @@ func::FuncOp getErfinv32(OpBuilder &builder, SymbolTable &symbols) {
         Value w = erfinvW(a, x);
         Value central = a.ltf(w, 5.0);
         Value wc = a.subf(w, a.floatLike(x, 2.5));
-        Value wt =
-            a.subf(a.b.create<math::SqrtOp>(a.loc, w), a.floatLike(x, 3.0));
+        Value sqrtW = a.b.create<math::SqrtOp>(a.loc, w);
+        Value wt = a.subf(sqrtW, a.floatLike(x, 3.0));
         w = a.select(central, wc, wt);
         auto coefficient = [&](int i) {
-          return a.select(central, a.floatLike(x, kCentral[i]),
-                          a.floatLike(x, kTail[i]));
+          Value c = a.floatLike(x, kCentral[i]);
+          Value t = a.floatLike(x, kTail[i]);
+          return a.select(central, c, t);
         };
         Value p = coefficient(0);
-        for (int i = 1; i < 9; ++i)
-          p = a.addf(coefficient(i), a.mulf(p, w));
+        for (int i = 1; i < 9; ++i) {
+          Value c = coefficient(i);
+          p = a.addf(c, a.mulf(p, w));
+        }
         return erfinvResult(a, x, p);
       });
 }
@@ -215,10 +229,12 @@ func::FuncOp getErfinv64(OpBuilder &builder, SymbolTable &symbols) {
         Value below6_25 = a.ltf(w, 6.25);
         Value below16 = a.ltf(w, 16.0);
         Value sqrtW = a.b.create<math::SqrtOp>(a.loc, w);
-        Value tailShift =
-            a.select(below16, a.floatLike(x, 3.25), a.floatLike(x, 5.0));
-        Value v = a.select(below6_25, a.subf(w, a.floatLike(x, 3.125)),
-                           a.subf(sqrtW, tailShift));
+        Value shift16 = a.floatLike(x, 3.25);
+        Value shiftFar = a.floatLike(x, 5.0);
+        Value tailShift = a.select(below16, shift16, shiftFar);
+        Value vCentral = a.subf(w, a.floatLike(x, 3.125));
+        Value vTail = a.subf(sqrtW, tailShift);
+        Value v = a.select(below6_25, vCentral, vTail);
         const auto &central = erfinv::kBelow6_25;
         const auto &tail = erfinv::kBelow16;
         const auto &farTail = erfinv::kAbove16;
@@ -232,7 +248,8 @@ func::FuncOp getErfinv64(OpBuilder &builder, SymbolTable &symbols) {
         };
         Value p = coefficient(0);
         for (size_t i = 1; i < central.size(); ++i) {
-          Value next = a.addf(coefficient(i), a.mulf(p, v));
+          Value c = coefficient(i);
+          Value next = a.addf(c, a.mulf(p, v));
           if (i >= farTail.size())
             next = a.select(i < tail.size() ? below16 : below6_25, next, p);
           p = next;
@@ -315,8 +332,8 @@ public:
       // Key q is the block (0, q).
       Value q = a.shru(e, 1);
       auto [y0, y1] = block(b, loc, k, a.i32(0), q);
-      Value low = a.cmp(arith::CmpIPredicate::eq,
-                        b.create<arith::AndIOp>(loc, e, a.i32(1)), a.i32(0));
+      Value parity = b.create<arith::AndIOp>(loc, e, a.i32(1));
+      Value low = a.cmp(arith::CmpIPredicate::eq, parity, a.i32(0));
       return a.select(low, y0, y1);
     }
     return halvesWord(b, loc, k, e, 2 * count);
@@ -347,9 +364,9 @@ public:
     unsigned width = type.getWidth();
     unsigned mantissaBits = type.getFPMantissaWidth() - 1;
     APInt oneBits = APFloat::getOne(type.getFloatSemantics()).bitcastToAPInt();
-    Value mantissa =
-        a.or_(a.shru(bits, width - mantissaBits),
-              a.intLike(bits, static_cast<int64_t>(oneBits.getZExtValue())));
+    Value top = a.shru(bits, width - mantissaBits);
+    Value mantissa = a.or_(
+        top, a.intLike(bits, static_cast<int64_t>(oneBits.getZExtValue())));
     Value one2two = b.create<arith::BitcastOp>(loc, type, mantissa);
     Value unit = a.subf(one2two, a.floatOf(type, 1.0));
     Value scaled = a.addf(a.mulf(unit, a.subf(hi, lo)), lo);
@@ -549,8 +566,9 @@ struct RandIntLowering : RandomPattern<RandomRandIntOp> {
     };
     Key k1{word(0), word(1)}, k2{word(2), word(3)};
     Value lo = op.getMinval(), hi = op.getMaxval();
-    Value span = a.select(a.cmp(arith::CmpIPredicate::sle, hi, lo), a.i32(1),
-                          a.sub(hi, lo));
+    Value empty = a.cmp(arith::CmpIPredicate::sle, hi, lo);
+    Value one = a.i32(1);
+    Value span = a.select(empty, one, a.sub(hi, lo));
     Value multiplier = a.remu(a.i32(1 << 16), span);
     multiplier = a.remu(a.mul(multiplier, multiplier), span);
     int64_t n = numElements(op.getType());
@@ -560,8 +578,8 @@ struct RandIntLowering : RandomPattern<RandomRandIntOp> {
                        Arith e{b, l};
                        Value hb = lowering.bitsWord(b, l, k1, i, n, part);
                        Value lb = lowering.bitsWord(b, l, k2, i, n, part);
-                       Value offset = e.add(e.mul(e.remu(hb, span), multiplier),
-                                            e.remu(lb, span));
+                       Value high = e.mul(e.remu(hb, span), multiplier);
+                       Value offset = e.add(high, e.remu(lb, span));
                        return e.add(lo, e.remu(offset, span));
                      }));
     return success();

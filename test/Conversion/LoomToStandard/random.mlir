@@ -98,9 +98,9 @@ func.func @randint(%k: tensor<2xi32>, %lo: i32, %hi: i32) -> i32 {
 // CHECK: %[[C32:.*]] = arith.constant 32 : i64
 // CHECK: %[[S:.*]] = arith.shli %[[H]], %[[C32]] : i64
 // CHECK: %[[W:.*]] = arith.ori %[[S]], %[[L]] : i64
-// CHECK: %[[ONE:.*]] = arith.constant 4607182418800017408 : i64
 // CHECK: %[[C12:.*]] = arith.constant 12 : i64
 // CHECK: %[[M:.*]] = arith.shrui %[[W]], %[[C12]] : i64
+// CHECK: %[[ONE:.*]] = arith.constant 4607182418800017408 : i64
 // CHECK: %[[B:.*]] = arith.ori %[[M]], %[[ONE]] : i64
 // CHECK: %[[F:.*]] = arith.bitcast %[[B]] : i64 to f64
 // CHECK: %[[U:.*]] = arith.subf %[[F]], %{{.*}} : f64
@@ -162,8 +162,8 @@ func.func @bits64_partitionable(%k: tensor<2xi32>) -> i64 {
 // CHECK: %[[C16:.*]] = arith.constant 1.600000e+01 : f64
 // CHECK: %[[LT16:.*]] = arith.cmpf olt, %[[W]], %[[C16]] : f64
 // CHECK: math.sqrt %[[W]] : f64
-// CHECK: arith.constant 5.000000e+00 : f64
 // CHECK: arith.constant 3.250000e+00 : f64
+// CHECK: arith.constant 5.000000e+00 : f64
 // CHECK: arith.constant 3.125000e+00 : f64
 // The first coefficient of each polynomial, selected per lane.
 // CHECK: arith.constant -3.6444120640178197E-21 : f64
