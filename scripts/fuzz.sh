@@ -57,9 +57,17 @@ env_for() {
   esac
 }
 
-# Which known signature the report in file $1 contains, if any.
+# Which known signature the report in file $1 contains, if any. Only a
+# stack wholly in upstream code qualifies: one with a frame of Loom's own
+# code (lib/, include/loom, tools/ other than the fuzzer's entry) between
+# the crash and the fuzzer is Loom's, whatever upstream frame it ends in.
 known_signature() {
   local sig
+  if sed -n '/^ *#0 /,/LLVMFuzzerTestOneInput/p' "$1" |
+    grep -v LLVMFuzzerTestOneInput |
+    grep -qE "$src/(lib|include|tools)/|loom::"; then
+    return 1
+  fi
   for sig in "${known[@]}"; do
     if grep -qF -- "$sig" "$1"; then
       printf '%s\n' "$sig"
@@ -122,7 +130,7 @@ for t in "${targets[@]}"; do
     status=1
     echo "fuzz: NEW finding by loom-$t-fuzzer: $a" >&2
     grep -E 'ERROR|SUMMARY|runtime error|#[0-9]+ 0x' "$report" | head -12 >&2
-    echo "  reproduce: $(env_for "$t" | sed "s/:external_symbolizer_path=[^:]*//") $bin $a" >&2
+    echo "  reproduce: $(env_for "$t" | sed -E "s/external_symbolizer_path=[^:]*:?//") $bin $a" >&2
     echo "  report: $report" >&2
   done
   summaries+=("loom-$t-fuzzer: ${seconds} s, $runs inputs, coverage $cov, corpus $corp, $n_new new finding(s), $n_known known upstream")

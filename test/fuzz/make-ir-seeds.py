@@ -37,6 +37,7 @@ with open(out.rstrip("/") + ".dict", "w", encoding="utf-8") as f:
         f.write(f'"{t}"\n')
     for t in ["%", "^bb", "->", "= ", ": ", "(", ")", "{", "}", "<", ">",
               "[", "]", "x", ", ", "\n"]:
-        f.write('"' + t.replace("\\", "\\\\").replace("\n", "\\n") + '"\n')
+        # libFuzzer's escapes are \\, \" and \xNN only.
+        f.write('"' + t.replace("\\", "\\\\").replace("\n", "\\x0A") + '"\n')
 print(f"make-ir-seeds: {count} seeds from {len(sources)} files in {out}, "
       f"{len(tokens)} tokens in {out}.dict")

@@ -16,6 +16,11 @@
 // IR. What this looks for is a crash, a sanitizer report, a fatal error or a
 // hang.
 //
+// Byte mutations rarely keep IR parseable, so half the mutations work on
+// whole lines instead: swap two, move one, copy one, drop one. Those are the
+// edits that reach use-before-definition, misplaced terminators and
+// duplicate names (the hand-found crashes were line swaps).
+//
 //===----------------------------------------------------------------------===//
 
 #include "loom/InitAllDialects.h"
@@ -34,9 +39,13 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <random>
 #include <string>
+#include <vector>
 
 using namespace mlir;
 
@@ -64,6 +73,52 @@ static std::string pipelineFor(llvm::StringRef text) {
   pipeline += kLoopSync[(h / 12) % 3];
   pipeline += "},loom-bufferize)";
   return pipeline;
+}
+
+extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size,
+                                   size_t maxSize);
+
+extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
+                                          size_t maxSize, unsigned seed) {
+  std::minstd_rand rng(seed);
+  std::vector<std::string> lines;
+  for (size_t pos = 0; pos < size;) {
+    const void *nl = std::memchr(data + pos, '\n', size - pos);
+    size_t end = nl ? static_cast<const uint8_t *>(nl) - data + 1 : size;
+    lines.emplace_back(reinterpret_cast<const char *>(data) + pos, end - pos);
+    pos = end;
+  }
+  if (lines.size() < 2 || rng() % 2)
+    return LLVMFuzzerMutate(data, size, maxSize);
+  size_t i = rng() % lines.size(), j = rng() % lines.size();
+  switch (rng() % 4) {
+  case 0:
+    std::swap(lines[i], lines[j]);
+    break;
+  case 1: {
+    std::string line = std::move(lines[i]);
+    lines.erase(lines.begin() + i);
+    lines.insert(lines.begin() + std::min(j, lines.size()), std::move(line));
+    break;
+  }
+  case 2:
+    lines.insert(lines.begin() + j, lines[i]);
+    break;
+  default:
+    lines.erase(lines.begin() + i);
+    break;
+  }
+  std::string out;
+  for (const std::string &line : lines) {
+    out += line;
+    // The last line may have had no newline; one that moved needs one.
+    if (out.back() != '\n')
+      out += '\n';
+  }
+  if (out.size() > maxSize)
+    return LLVMFuzzerMutate(data, size, maxSize);
+  std::memcpy(data, out.data(), out.size());
+  return out.size();
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
