@@ -7,10 +7,10 @@
 # Each target runs in fork mode (-fork=2 -ignore_crashes=1): the IR target
 # reaches upstream MLIR's parser crash (test/fuzz/known-upstream.txt) within
 # seconds, and libFuzzer would otherwise stop there. Afterwards every
-# artifact (crash, leak, timeout, oom) is run again alone, and a report that
-# contains a signature listed in test/fuzz/known-upstream.txt is known; any
-# other is new: the script prints the reproducer's path, its report's first
-# lines and the command that reproduces it, and exits 1. Work files are
+# artifact (crash, leak, timeout, oom) is run again alone, and a report whose
+# stack matches a signature of test/fuzz/known-upstream.txt (fuzz-known.py)
+# is known; any other is new: the script prints the reproducer's path, the
+# first lines of its report and the command that reproduces it, and exits 1. Work files are
 # under BUILD/fuzz/TARGET: corpus/ (kept between runs), artifacts/ and
 # log (both replaced by each run).
 set -uo pipefail
@@ -30,14 +30,6 @@ export ASAN_OPTIONS="$sym:detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="$sym:halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 export LSAN_OPTIONS="suppressions=$src/test/sanitizers/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
-# One signature substring a line; '#' starts a comment.
-known=()
-while IFS= read -r line; do
-  line=${line%%#*}
-  line=$(printf '%s' "$line" | sed 's/^[[:space:]]*//;s/[[:space:]]*$//')
-  [ -n "$line" ] && known+=("$line")
-done < <([ -f "$known_file" ] && cat "$known_file")
-
 # Per-target limits: inputs as large as the largest seed, and a timeout that
 # turns a pass that never finishes into a finding.
 flags_for() {
@@ -55,26 +47,6 @@ env_for() {
   npy | spec) echo "ASAN_OPTIONS=$ASAN_OPTIONS:allocator_may_return_null=1" ;;
   *) echo "ASAN_OPTIONS=$ASAN_OPTIONS" ;;
   esac
-}
-
-# Which known signature the report in file $1 contains, if any. Only a
-# stack wholly in upstream code qualifies: one with a frame of Loom's own
-# code (lib/, include/loom, tools/ other than the fuzzer's entry) between
-# the crash and the fuzzer is Loom's, whatever upstream frame it ends in.
-known_signature() {
-  local sig
-  if sed -n '/^ *#0 /,/LLVMFuzzerTestOneInput/p' "$1" |
-    grep -v LLVMFuzzerTestOneInput |
-    grep -qE "$src/(lib|include|tools)/|loom::"; then
-    return 1
-  fi
-  for sig in "${known[@]}"; do
-    if grep -qF -- "$sig" "$1"; then
-      printf '%s\n' "$sig"
-      return 0
-    fi
-  done
-  return 1
 }
 
 status=0
@@ -122,7 +94,7 @@ for t in "${targets[@]}"; do
       # shellcheck disable=SC2046
       timeout 120 env "$(env_for "$t")" "$bin" $(flags_for "$t") "$a" > "$report" 2>&1 || break
     done
-    if sig=$(known_signature "$report"); then
+    if python3 "$src/scripts/fuzz-known.py" "$known_file" "$report" > /dev/null; then
       n_known=$((n_known + 1))
       continue
     fi
