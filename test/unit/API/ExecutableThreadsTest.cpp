@@ -8,8 +8,9 @@
 // once. Here eight threads call one Executable together, each on lanes of its
 // own, and every result must equal the one a single thread computed, bit for
 // bit. Wrong results catch shared scratch state; the data races that happen
-// not to corrupt a result are what the ThreadSanitizer build of this file
-// (ExecutableTsanTest, see test/unit/CMakeLists.txt) is for.
+// not to corrupt a result are what the ThreadSanitizer build folder is for
+// (`make test-sanitizers`, README "Robustness checks"), which runs this file
+// with the API and the runtime instrumented.
 //
 //===----------------------------------------------------------------------===//
 
