@@ -37,7 +37,7 @@ demo: build
 	@scripts/demo.sh $(BUILD)
 
 test: build
-	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+	cd $(BUILD) && ctest --output-on-failure --no-label-summary -j$(JOBS)
 
 bench: configure
 	@scripts/install-bench-deps.sh
@@ -75,11 +75,11 @@ configure-tsan: sanitizer-deps
 
 test-asan: configure-asan
 	cmake --build $(ASAN_BUILD) --target loom-test-deps -j$(JOBS)
-	cd $(ASAN_BUILD) && ctest --output-on-failure -j$(JOBS)
+	cd $(ASAN_BUILD) && ctest --output-on-failure --no-label-summary -j$(JOBS)
 
 test-tsan: configure-tsan
 	cmake --build $(TSAN_BUILD) --target loom-tsan-tests -j$(JOBS)
-	cd $(TSAN_BUILD) && ctest -L threads --output-on-failure -j$(JOBS)
+	cd $(TSAN_BUILD) && ctest -L threads --output-on-failure --no-label-summary -j$(JOBS)
 
 test-sanitizers: test-asan test-tsan
 
