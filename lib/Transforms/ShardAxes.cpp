@@ -461,8 +461,12 @@ LogicalResult ShardAxes::visitReshape(Operation *op) {
   auto expand = cast<tensor::ExpandShapeOp>(op);
   std::optional<int64_t> target;
   if (axis) {
+    // getReassociationIndices() returns its groups by value: keep them, or
+    // the loop walks a destroyed temporary.
+    SmallVector<ReassociationIndices> groups =
+        expand.getReassociationIndices();
     SmallVector<int64_t> nonUnit;
-    for (int64_t d : expand.getReassociationIndices()[*axis])
+    for (int64_t d : groups[*axis])
       if (resultType.getDimSize(d) != 1)
         nonUnit.push_back(d);
     if (nonUnit.size() != 1)
