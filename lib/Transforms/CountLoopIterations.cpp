@@ -24,9 +24,12 @@ using namespace mlir::loom;
 
 namespace {
 
-/// The lane mask of a masked loop: the operand of the loom.any that decides
-/// it, seen through the all-reduce loom-shard may have put around it.
+/// The lane mask of a loop loom-vmap built masked: the operand of the
+/// loom.any that decides it, seen through the all-reduce loom-shard may have
+/// put around it. Any other loop runs as one lane.
 Value maskOf(scf::WhileOp loop) {
+  if (!isMaskedByVmap(loop))
+    return {};
   Value cond = loop.getConditionOp().getCondition();
   if (auto extract = cond.getDefiningOp<tensor::ExtractOp>())
     if (auto reduce = extract.getTensor().getDefiningOp<mesh::AllReduceOp>())

@@ -43,16 +43,6 @@ std::optional<PredicateCollective> matchPredicate(scf::WhileOp loop) {
   return PredicateCollective{reduce, wrap.getElements()[0]};
 }
 
-/// True for a loop loom-vmap built masked: every carry is selected into its
-/// old value on a finished lane (or only written under the mask), so a lane
-/// that is done never changes again. A loop written by hand over a batch has
-/// no such guarantee: its finished lanes go on changing while any lane runs.
-bool freezesFinishedLanes(scf::WhileOp loop) {
-  auto strategy =
-      loop->getAttrOfType<LoopStrategyAttr>(LoomDialect::kStrategyAttrName);
-  return strategy && strategy.getValue() == LoopStrategy::Masked;
-}
-
 /// The first collective inside `loop` other than `except`, if any.
 Operation *otherCollective(scf::WhileOp loop, Operation *except) {
   Operation *found = nullptr;
@@ -153,7 +143,7 @@ struct LoomLocalizeLoops
                         << "), so every shard must run every iteration";
       return success();
     }
-    if (!freezesFinishedLanes(loop)) {
+    if (!isMaskedByVmap(loop)) {
       static constexpr const char *kWhy =
           "not a masked loop from loom-vmap: finished lanes may still "
           "change, so every shard runs every iteration";
@@ -189,3 +179,9 @@ struct LoomLocalizeLoops
 };
 
 } // namespace
+
+bool mlir::loom::isMaskedByVmap(Operation *loop) {
+  auto strategy =
+      loop->getAttrOfType<LoopStrategyAttr>(LoomDialect::kStrategyAttrName);
+  return strategy && strategy.getValue() == LoopStrategy::Masked;
+}
