@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "loom/Runtime/Npy.h"
+#include "loom/Runtime/InputSpec.h"
 
 #include <fmt/format.h>
 

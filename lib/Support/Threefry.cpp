@@ -59,19 +59,47 @@ Key prngKey(int32_t seed) {
 }
 
 std::vector<uint32_t> split(Key key, size_t n, bool partitionable) {
-  if (!partitionable) {
-    std::vector<uint32_t> counts(2 * n);
-    for (size_t i = 0; i < counts.size(); ++i)
-      counts[i] = static_cast<uint32_t>(i);
-    return hashCounts(key, counts);
-  }
   std::vector<uint32_t> out(2 * n);
-  for (size_t i = 0; i < n; ++i) {
-    auto y = block(key, {0u, static_cast<uint32_t>(i)});
-    out[2 * i] = y[0];
-    out[2 * i + 1] = y[1];
-  }
+  splitInto(key, n, partitionable, out.data());
   return out;
+}
+
+/// The 64-bit count `i` as the two words JAX's iota_2x32_shape gives it.
+static std::array<uint32_t, 2> counter64(uint64_t i) {
+  return {static_cast<uint32_t>(i >> 32), static_cast<uint32_t>(i)};
+}
+
+void splitInto(Key key, size_t n, bool partitionable, uint32_t *out) {
+  // Without partitionable, the counts are iota(2n) and their two halves
+  // pair up: block (i, n + i) gives flat words i and n + i. With it, key i
+  // is block (i as two words).
+  for (size_t i = 0; i < n; ++i) {
+    if (partitionable) {
+      auto y = block(key, counter64(i));
+      out[2 * i] = y[0];
+      out[2 * i + 1] = y[1];
+      continue;
+    }
+    auto y = block(key, {static_cast<uint32_t>(i),
+                         static_cast<uint32_t>(n + i)});
+    out[i] = y[0];
+    out[n + i] = y[1];
+  }
+}
+
+Key splitKey(Key key, uint64_t n, uint64_t index, bool partitionable) {
+  if (partitionable) {
+    auto y = block(key, counter64(index));
+    return {y[0], y[1]};
+  }
+  // Flat word k of the non-partitionable split, as splitInto lays it out.
+  auto word = [&](uint64_t k) {
+    return k < n ? block(key, {static_cast<uint32_t>(k),
+                               static_cast<uint32_t>(n + k)})[0]
+                 : block(key, {static_cast<uint32_t>(k - n),
+                               static_cast<uint32_t>(k)})[1];
+  };
+  return {word(2 * index), word(2 * index + 1)};
 }
 
 Key foldIn(Key key, uint32_t data) {

@@ -14,10 +14,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "loom/Loom.h"
+#include "loom/Runtime/InputSpec.h"
 #include "loom/Runtime/Npy.h"
 #include "loom/Support/Limits.h"
 #include "loom/Support/SolverResults.h"
-#include "loom/Support/Threefry.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -31,7 +31,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <map>
 #include <iterator>
 
@@ -123,56 +122,6 @@ static Status checkOptionUse(int statsCount) {
   if (inputFile.empty())
     return Status::error("the program's file name is empty");
   return Status::success();
-}
-
-/// `jax-split[-partitionable]:SEED:COUNT[:INDEX]`: the keys of
-/// jax.random.split(jax.random.PRNGKey(SEED), COUNT) as COUNTx2 uint32, or
-/// the single key at INDEX (shape 2), for running one lane.
-static Result<HostBuffer> parseSplitSpec(const std::string &spec,
-                                         bool partitionable) {
-  std::vector<std::string> fields;
-  for (size_t pos = 0;;) {
-    size_t colon = spec.find(':', pos);
-    fields.push_back(spec.substr(pos, colon - pos));
-    if (colon == std::string::npos)
-      break;
-    pos = colon + 1;
-  }
-  auto number = [](const std::string &text, long long lo, long long hi,
-                   long long &out) {
-    char *end = nullptr;
-    out = std::strtoll(text.c_str(), &end, 10);
-    return !text.empty() && *end == '\0' && out >= lo && out <= hi;
-  };
-  long long seed = 0, count = 0, index = -1;
-  bool ok = (fields.size() == 3 || fields.size() == 4) &&
-            number(fields[1], INT32_MIN, INT32_MAX, seed) &&
-            number(fields[2], 1, 1LL << 30, count) &&
-            (fields.size() == 3 || number(fields[3], 0, count - 1, index));
-  if (!ok)
-    return Status::error("bad key spec '" + spec + "' (expected " + fields[0] +
-                         ":SEED:COUNT[:INDEX] with an int32 seed, a positive "
-                         "count and an index below it)");
-  std::vector<uint32_t> words = threefry::split(
-      threefry::prngKey(static_cast<int32_t>(seed)), count, partitionable);
-  if (index >= 0)
-    words = {words[2 * index], words[2 * index + 1]};
-  std::vector<int64_t> shape = index >= 0 ? std::vector<int64_t>{2}
-                                          : std::vector<int64_t>{count, 2};
-  Result<HostBuffer> buffer = HostBuffer::zeros(DType::U32, shape);
-  if (buffer)
-    std::memcpy(buffer->data(), words.data(), words.size() * 4);
-  return buffer;
-}
-
-static Result<HostBuffer> parseSpec(const std::string &spec) {
-  if (spec.rfind("fill:", 0) == 0)
-    return parseFillSpec(spec);
-  if (spec.rfind("jax-split-partitionable:", 0) == 0)
-    return parseSplitSpec(spec, /*partitionable=*/true);
-  if (spec.rfind("jax-split:", 0) == 0)
-    return parseSplitSpec(spec, /*partitionable=*/false);
-  return readNpy(spec);
 }
 
 /// One line: name, type, and a few statistics of the values.
@@ -391,7 +340,7 @@ int main(int argc, char **argv) {
                   "' is given twice (--input " + givenAs[*index] +
                   "=... and --input " + name + "=...)");
     givenAs[*index] = name;
-    auto buffer = parseSpec(item.substr(eq + 1));
+    auto buffer = parseInputSpec(item.substr(eq + 1));
     if (!buffer)
       return fail("input '" + name + "': " + buffer.message());
     inputs[name] = buffer.take();

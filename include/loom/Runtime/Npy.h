@@ -1,13 +1,13 @@
-//===- Npy.h - NumPy .npy files and fill specs ------------------*- C++ -*-===//
+//===- Npy.h - NumPy .npy files ---------------------------------*- C++ -*-===//
 //
 // Part of the Loom project.
 //
 //===----------------------------------------------------------------------===//
 //
 // How `loom-run` and the C++ API get arrays in and out: NumPy's .npy format
-// (numpy/lib/format.py, NEP 1) and the `fill:` generator spec. Only the six
-// little-endian C-order dtypes that map onto a DType are accepted, because
-// compiled code takes exactly those; anything else is reported, not
+// (numpy/lib/format.py, NEP 1); generated inputs are in InputSpec.h. Only
+// the six little-endian C-order dtypes that map onto a DType are accepted,
+// because compiled code takes exactly those; anything else is reported, not
 // converted.
 //
 //===----------------------------------------------------------------------===//
@@ -34,11 +34,6 @@ Result<HostBuffer> readNpy(const std::string &path);
 /// not fit in 1.0), the same header text and padding, data aligned to 64
 /// bytes, so the file is byte-identical to numpy's.
 Status writeNpy(const std::string &path, const HostBuffer &buffer);
-
-/// Builds a buffer from `fill:VALUE:TYPE`, where TYPE is a dtype name
-/// optionally preceded by dimensions: `fill:0.1:30x1xf32`, `fill:3:4xi32`,
-/// `fill:0.5:f64` (a scalar), `fill:true:2xi1`.
-Result<HostBuffer> parseFillSpec(const std::string &spec);
 
 } // namespace loom
 

@@ -38,6 +38,14 @@ Key prngKey(int32_t seed);
 /// `jax.random.split(key, n)`: n keys, flattened (2n words).
 std::vector<uint32_t> split(Key key, size_t n, bool partitionable);
 
+/// split() into `out`, which holds 2n words: a caller that owns a buffer
+/// (loom-run's `jax-split:`) need not hold the keys twice.
+void splitInto(Key key, size_t n, bool partitionable, uint32_t *out);
+
+/// Key `index` of `split(key, n)` (index < n), computed alone: one lane's
+/// key costs two blocks however many keys the split draws.
+Key splitKey(Key key, uint64_t n, uint64_t index, bool partitionable);
+
 /// `jax.random.fold_in(key, data)`.
 Key foldIn(Key key, uint32_t data);
 

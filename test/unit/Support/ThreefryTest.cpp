@@ -104,3 +104,22 @@ TEST(Threefry, RandomBits64Layout) {
   auto z = block(key, {1u, 6u});
   EXPECT_EQ(randomBits64(key, 5, false)[1], (uint64_t(z[0]) << 32) | z[1]);
 }
+
+// split() as the original hashCounts(iota(2n)) defines it, which splitInto
+// and splitKey lay out without the counts; odd and even n, both settings.
+TEST(Threefry, SplitKeyIsThatRowOfSplit) {
+  Key key = prngKey(-7);
+  for (size_t n : {1u, 2u, 3u, 30u, 31u}) {
+    std::vector<uint32_t> counts(2 * n);
+    for (size_t i = 0; i < counts.size(); ++i)
+      counts[i] = static_cast<uint32_t>(i);
+    EXPECT_EQ(split(key, n, false), hashCounts(key, counts)) << n;
+    for (bool partitionable : {false, true}) {
+      std::vector<uint32_t> all = split(key, n, partitionable);
+      for (size_t i = 0; i < n; ++i)
+        EXPECT_EQ(splitKey(key, n, i, partitionable),
+                  (Key{all[2 * i], all[2 * i + 1]}))
+            << n << " " << i << " " << partitionable;
+    }
+  }
+}
