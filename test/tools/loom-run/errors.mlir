@@ -193,6 +193,31 @@
 // RUN: not loom-run %{mwe} --input init=fill:0.1:1xf32 --input key=jax-split-partitionable:x:30:0 > %t.seed 2>&1
 // RUN: FileCheck %s --check-prefix=KEYSEED < %t.seed && count 1 < %t.seed
 // KEYSEED: {{^}}loom-run: input 'key': bad key spec 'jax-split-partitionable:x:30:0' (expected jax-split-partitionable:SEED:COUNT[:INDEX]
+// A seed outside int32 (JAX with x64 off would keep its low 32 bits).
+// RUN: not loom-run %{mwe} --input init=fill:0.1:1xf32 --input key=jax-split:2147483648:30:0 > %t.seedrange 2>&1
+// RUN: FileCheck %s --check-prefix=KEYSEEDRANGE < %t.seedrange && count 1 < %t.seedrange
+// KEYSEEDRANGE: {{^}}loom-run: input 'key': bad key spec 'jax-split:2147483648:30:0' (expected jax-split:SEED:COUNT[:INDEX] with an int32 seed, a positive count and an index below it){{$}}
+// A negative count, text after a number, and whitespace before one.
+// RUN: not loom-run %{mwe} --input init=fill:0.1:1xf32 --input key=jax-split:0:-30:0 > %t.negcount 2>&1
+// RUN: FileCheck %s --check-prefix=KEYNEG < %t.negcount && count 1 < %t.negcount
+// KEYNEG: {{^}}loom-run: input 'key': bad key spec 'jax-split:0:-30:0' (expected jax-split:SEED:COUNT[:INDEX]
+// RUN: not loom-run %{mwe} --input init=fill:0.1:1xf32 --input key=jax-split:0:30:1x > %t.trailing 2>&1
+// RUN: FileCheck %s --check-prefix=KEYTRAIL < %t.trailing && count 1 < %t.trailing
+// KEYTRAIL: {{^}}loom-run: input 'key': bad key spec 'jax-split:0:30:1x' (expected jax-split:SEED:COUNT[:INDEX]
+// RUN: not loom-run %{mwe} --input init=fill:0.1:1xf32 --input 'key=jax-split: 0:30:0' > %t.space 2>&1
+// RUN: FileCheck %s --check-prefix=KEYSPACE < %t.space && count 1 < %t.space
+// KEYSPACE: {{^}}loom-run: input 'key': bad key spec 'jax-split: 0:30:0' (expected jax-split:SEED:COUNT[:INDEX]
+// A COUNT above kMaxSplitCount (2^30), also with an INDEX, and beyond
+// int64: refused by name before anything is allocated.
+// RUN: not loom-run %{mwe} --input init=fill:0.1:1xf32 --input key=jax-split:0:1073741825 > %t.bigcount 2>&1
+// RUN: FileCheck %s --check-prefix=KEYBIG < %t.bigcount && count 1 < %t.bigcount
+// KEYBIG: {{^}}loom-run: input 'key': bad key spec 'jax-split:0:1073741825' (COUNT is at most 1073741824){{$}}
+// RUN: not loom-run %{mwe} --input init=fill:0.1:1xf32 --input key=jax-split-partitionable:0:4294967297:0 > %t.bigindex 2>&1
+// RUN: FileCheck %s --check-prefix=KEYBIGINDEX < %t.bigindex && count 1 < %t.bigindex
+// KEYBIGINDEX: {{^}}loom-run: input 'key': bad key spec 'jax-split-partitionable:0:4294967297:0' (COUNT is at most 1073741824){{$}}
+// RUN: not loom-run %{mwe} --input init=fill:0.1:1xf32 --input key=jax-split:0:99999999999999999999:0 > %t.hugecount 2>&1
+// RUN: FileCheck %s --check-prefix=KEYHUGE < %t.hugecount && count 1 < %t.hugecount
+// KEYHUGE: {{^}}loom-run: input 'key': bad key spec 'jax-split:0:99999999999999999999:0' (COUNT is at most 1073741824){{$}}
 
 // Wrong dtype and wrong shape: the message gives the expected type and the
 // one received.
