@@ -58,8 +58,7 @@ Result<HostBuffer> parseSplitSpec(const std::string &spec) {
         "seed, a positive count and an index below it)",
         spec, prefix));
   };
-  if (fields[0] != prefix ||
-      (fields.size() != 3 && fields.size() != 4))
+  if (fields[0] != prefix || (fields.size() != 3 && fields.size() != 4))
     return bad();
   int64_t seed = 0, count = 0, index = -1;
   if (parseInt(fields[1], INT32_MIN, INT32_MAX, seed) != Parsed::Ok)
@@ -70,17 +69,17 @@ Result<HostBuffer> parseSplitSpec(const std::string &spec) {
   case Parsed::Bad:
     return bad();
   case Parsed::TooLarge:
-    return Status::error(fmt::format(
-        "bad key spec '{}' (COUNT is at most {})", spec, kMaxSplitCount));
+    return Status::error(fmt::format("bad key spec '{}' (COUNT is at most {})",
+                                     spec, kMaxSplitCount));
   }
   if (fields.size() == 4 &&
       parseInt(fields[3], 0, count - 1, index) != Parsed::Ok)
     return bad();
 
   threefry::Key key = threefry::prngKey(static_cast<int32_t>(seed));
-  Result<HostBuffer> buffer =
-      index >= 0 ? HostBuffer::zeros(DType::U32, {2})
-                 : HostBuffer::zeros(DType::U32, {count, 2});
+  Result<HostBuffer> buffer = index >= 0
+                                  ? HostBuffer::zeros(DType::U32, {2})
+                                  : HostBuffer::zeros(DType::U32, {count, 2});
   if (!buffer)
     return Status::error(
         fmt::format("key spec '{}': {}", spec, buffer.message()));

@@ -80,8 +80,8 @@ void splitInto(Key key, size_t n, bool partitionable, uint32_t *out) {
       out[2 * i + 1] = y[1];
       continue;
     }
-    auto y = block(key, {static_cast<uint32_t>(i),
-                         static_cast<uint32_t>(n + i)});
+    auto y =
+        block(key, {static_cast<uint32_t>(i), static_cast<uint32_t>(n + i)});
     out[i] = y[0];
     out[n + i] = y[1];
   }

@@ -65,9 +65,9 @@ TEST(SplitSpec, IndexPicksOneKey) {
       std::string base = std::string(prefix) + ":-3:" + std::to_string(count);
       std::vector<uint32_t> all = keyOf(base);
       for (int i = 0; i < count; ++i)
-        EXPECT_EQ(keyOf(base + ":" + std::to_string(i)),
-                  std::vector<uint32_t>(all.begin() + 2 * i,
-                                        all.begin() + 2 * i + 2))
+        EXPECT_EQ(
+            keyOf(base + ":" + std::to_string(i)),
+            std::vector<uint32_t>(all.begin() + 2 * i, all.begin() + 2 * i + 2))
             << base << ":" << i;
     }
 }
@@ -139,8 +139,8 @@ TEST(SplitSpec, RejectsBadSpecs) {
     ASSERT_FALSE(r.ok()) << spec;
     std::string s(spec);
     std::string prefix = s.substr(0, s.find(':'));
-    EXPECT_EQ(r.message(), "bad key spec '" + s + "' (expected " + prefix +
-                               generic)
+    EXPECT_EQ(r.message(),
+              "bad key spec '" + s + "' (expected " + prefix + generic)
         << spec;
   }
 }
@@ -148,10 +148,10 @@ TEST(SplitSpec, RejectsBadSpecs) {
 // A COUNT above the limit is refused before anything is allocated, with or
 // without INDEX, and names the limit.
 TEST(SplitSpec, RejectsCountAboveLimit) {
-  for (const char *spec :
-       {"jax-split:0:1073741825", "jax-split:0:4294967296",
-        "jax-split:0:4294967297:0", "jax-split-partitionable:0:9223372036854775807",
-        "jax-split:0:99999999999999999999999:1"}) {
+  for (const char *spec : {"jax-split:0:1073741825", "jax-split:0:4294967296",
+                           "jax-split:0:4294967297:0",
+                           "jax-split-partitionable:0:9223372036854775807",
+                           "jax-split:0:99999999999999999999999:1"}) {
     Result<HostBuffer> r = parseSplitSpec(spec);
     ASSERT_FALSE(r.ok()) << spec;
     EXPECT_EQ(r.message(), std::string("bad key spec '") + spec +

@@ -87,9 +87,9 @@ static bool drawsManyKeys(std::string_view spec) {
 static void checkFill(const std::string &spec, const HostBuffer &buffer) {
   Result<HostBuffer> again = parseFillSpec("fill:0:" + buffer.typeString());
   if (!again || again->typeString() != buffer.typeString())
-    fail(spec, ("accepted as " + buffer.typeString() +
-                ", which does not parse back")
-                   .c_str());
+    fail(spec,
+         ("accepted as " + buffer.typeString() + ", which does not parse back")
+             .c_str());
 }
 
 static void checkKeys(const std::string &spec, const HostBuffer &buffer) {
@@ -122,8 +122,8 @@ static void checkKeys(const std::string &spec, const HostBuffer &buffer) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string spec(reinterpret_cast<const char *>(data), size);
   if (!isGeneratedSpec(spec)) {
-    static const char *const kPrefixes[] = {"fill:", "jax-split:",
-                                            "jax-split-partitionable:"};
+    static const char *const kPrefixes[] = {
+        "fill:", "jax-split:", "jax-split-partitionable:"};
     const char *prefix = kPrefixes[size ? data[0] % 3 : 0];
     spec = prefix + (size ? spec.substr(1) : spec);
   }
