@@ -280,9 +280,31 @@ Value BatchingContext::copyToNewTensor(OpBuilder &builder, Location loc,
       dynamicSizes.push_back(builder.create<tensor::DimOp>(loc, tensor, dim));
   // An allocation, not a tensor.empty: CSE would make two copies of one
   // value one, and bufferization would then give them one buffer.
-  Value buffer = builder.create<bufferization::AllocTensorOp>(
-      loc, type, dynamicSizes);
+  Value buffer =
+      builder.create<bufferization::AllocTensorOp>(loc, type, dynamicSizes);
   return builder.create<linalg::CopyOp>(loc, tensor, buffer).getResult(0);
+}
+
+/// A linalg.generic over `init`'s shape that reads the lane mask at each
+/// element's lane (axis 0) and `value` at the element itself, and yields
+/// `combine(mask, value, init)` for it.
+static Value buildLaneGeneric(
+    OpBuilder &builder, Location loc, Value laneMask, Value value, Value init,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> combine) {
+  auto type = cast<RankedTensorType>(init.getType());
+  MLIRContext *ctx = builder.getContext();
+  unsigned rank = type.getRank();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  AffineMap laneOnly = AffineMap::get(rank, 0, getAffineDimExpr(0, ctx), ctx);
+  SmallVector<AffineMap> maps{laneOnly, identity, identity};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = builder.create<linalg::GenericOp>(
+      loc, TypeRange{type}, ValueRange{laneMask, value}, ValueRange{init}, maps,
+      iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+        b.create<linalg::YieldOp>(l, combine(b, l, args));
+      });
+  return generic.getResult(0);
 }
 
 // select(m, t, f) lane by lane => linalg.generic ins(m, t) outs(f)
@@ -293,21 +315,11 @@ Value BatchingContext::selectLanes(OpBuilder &builder, Location loc,
   // old column of a buffer) rather than arith.select: bufferized, it updates
   // that buffer in place, and producers of `onTrue` fuse into it, so a
   // masked carry update allocates nothing.
-  auto type = cast<RankedTensorType>(onTrue.getType());
-  MLIRContext *ctx = builder.getContext();
-  unsigned rank = type.getRank();
-  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
-  AffineMap laneOnly = AffineMap::get(rank, 0, getAffineDimExpr(0, ctx), ctx);
-  SmallVector<AffineMap> maps{laneOnly, identity, identity};
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  auto generic = builder.create<linalg::GenericOp>(
-      loc, TypeRange{type}, ValueRange{laneMask, onTrue}, ValueRange{onFalse},
-      maps, iterators, [](OpBuilder &b, Location l, ValueRange args) {
-        Value chosen = b.create<arith::SelectOp>(l, args[0], args[1], args[2]);
-        b.create<linalg::YieldOp>(l, chosen);
+  return buildLaneGeneric(
+      builder, loc, laneMask, onTrue, onFalse,
+      [](OpBuilder &b, Location l, ValueRange args) -> Value {
+        return b.create<arith::SelectOp>(l, args[0], args[1], args[2]);
       });
-  return generic.getResult(0);
 }
 
 // x with s on inactive lanes => linalg.generic ins(m, x) { select(m, x, s) }
@@ -319,26 +331,16 @@ Value BatchingContext::selectOnInactive(OpBuilder &builder, Location loc,
   // users that need the stale lanes. Elementwise fusion folds the generic
   // into its one user, so no buffer is allocated for it.
   auto type = cast<RankedTensorType>(batched.getType());
-  MLIRContext *ctx = builder.getContext();
-  unsigned rank = type.getRank();
-  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
-  AffineMap laneOnly = AffineMap::get(rank, 0, getAffineDimExpr(0, ctx), ctx);
-  SmallVector<AffineMap> maps{laneOnly, identity, identity};
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
   Value empty =
       createEmpty(builder, loc, type, getLaneSizes(builder, loc, batched));
   Type element = type.getElementType();
-  auto generic = builder.create<linalg::GenericOp>(
-      loc, TypeRange{type}, ValueRange{mask, batched}, ValueRange{empty}, maps,
-      iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+  return buildLaneGeneric(
+      builder, loc, mask, batched, empty,
+      [&](OpBuilder &b, Location l, ValueRange args) -> Value {
         Value safeValue = b.create<arith::ConstantOp>(
             l, element, b.getIntegerAttr(element, safe));
-        Value chosen =
-            b.create<arith::SelectOp>(l, args[0], args[1], safeValue);
-        b.create<linalg::YieldOp>(l, chosen);
+        return b.create<arith::SelectOp>(l, args[0], args[1], safeValue);
       });
-  return generic.getResult(0);
 }
 
 //===----------------------------------------------------------------------===//
