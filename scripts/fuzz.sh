@@ -49,6 +49,12 @@ env_for() {
   esac
 }
 
+# FUZZ_UNLISTED_UPSTREAM=report: a crash inside upstream MLIR's parser that
+# known-upstream.txt does not list yet is reported but does not fail the
+# run (CI: the fuzzers keep finding new ones in MLIR 19's custom parsers,
+# which no Loom change causes). By default it fails, like any new finding.
+unlisted_upstream=${FUZZ_UNLISTED_UPSTREAM:-fail}
+
 status=0
 summaries=()
 for t in "${targets[@]}"; do
@@ -81,6 +87,7 @@ for t in "${targets[@]}"; do
 
   n_known=0
   n_new=0
+  n_upstream=0
   for a in "$work"/artifacts/*; do
     [ -e "$a" ] || continue
     name=$(basename "$a")
@@ -94,18 +101,32 @@ for t in "${targets[@]}"; do
       # shellcheck disable=SC2046
       timeout 120 env "$(env_for "$t")" "$bin" $(flags_for "$t") "$a" > "$report" 2>&1 || break
     done
-    if python3 "$src/scripts/fuzz-known.py" "$known_file" "$report" > /dev/null; then
+    python3 "$src/scripts/fuzz-known.py" "$known_file" "$report" > /dev/null
+    case $? in
+    0)
       n_known=$((n_known + 1))
       continue
-    fi
-    n_new=$((n_new + 1))
-    status=1
-    echo "fuzz: NEW finding by loom-$t-fuzzer: $a" >&2
+      ;;
+    2)
+      # Inside upstream's parser, before any Loom code ran: not this
+      # change's doing, and nothing Loom can fix; handle it as
+      # docs/upstream-bugs.md says (document it, an XFAIL test, a
+      # signature in known-upstream.txt).
+      n_upstream=$((n_upstream + 1))
+      [ "$unlisted_upstream" = report ] || status=1
+      echo "fuzz: NEW upstream MLIR parser crash (no signature in test/fuzz/known-upstream.txt yet) by loom-$t-fuzzer: $a" >&2
+      ;;
+    *)
+      n_new=$((n_new + 1))
+      status=1
+      echo "fuzz: NEW finding by loom-$t-fuzzer: $a" >&2
+      ;;
+    esac
     grep -E 'ERROR|SUMMARY|runtime error|#[0-9]+ 0x' "$report" | head -12 >&2
     echo "  reproduce: $(env_for "$t" | sed -E "s/external_symbolizer_path=[^:]*:?//") $bin $a" >&2
     echo "  report: $report" >&2
   done
-  summaries+=("loom-$t-fuzzer: ${seconds} s, $runs inputs, coverage $cov, corpus $corp, $n_new new finding(s), $n_known known upstream")
+  summaries+=("loom-$t-fuzzer: ${seconds} s, $runs inputs, coverage $cov, corpus $corp, $n_new new finding(s), $n_upstream new upstream parser crash(es), $n_known known upstream")
 done
 
 printf '%s\n' "${summaries[@]}"
