@@ -2,10 +2,11 @@
 """Says whether a sanitizer or libFuzzer crash report is a known upstream
 crash, by the signatures of test/fuzz/known-upstream.txt (whose header
 defines the format): prints the matching signature and exits 0. Otherwise
-it exits 2 for a crash inside upstream MLIR's textual parser that no
-signature lists yet (every frame from the fault out to
-mlir::parseAsmSourceFile is in libMLIR: no Loom code has run on the input),
-and 1 for anything else, a crash Loom must fix.
+it prints `upstream-parser` and exits 2 for a crash inside upstream MLIR's
+textual parser that no signature lists yet (every frame from the fault out
+to mlir::parseAsmSourceFile is in libMLIR: no Loom code has run on the
+input), or prints `loom` and exits 1 for anything else, a crash Loom must
+fix.
 
 usage: fuzz-known.py KNOWN_FILE REPORT
 
@@ -21,7 +22,11 @@ RUNTIME = re.compile(
     r"__sanitizer|__asan|__ubsan|__lsan|__interceptor|___interceptor|"
     r"\bfuzzer::|llvm::sys::(PrintStackTrace|RunSignalHandlers)|"
     r"SignalHandler|libc\.so|libc_start|\b(abort|raise|gsignal)\b|"
-    r"^\s*\(/lib/x86_64-linux-gnu/libc\.so")
+    r"^\s*\(/lib/x86_64-linux-gnu/libc\.so|"
+    # The sanitizer's interceptors of libc's memory and string functions,
+    # which it links into the instrumented binary under libc's names.
+    r"^(memmove|memcpy|memset|memcmp|bcmp|memchr|str[a-z]*|"
+    r"malloc|calloc|realloc|free|operator new|operator delete)\b")
 
 
 def signatures(path):
@@ -78,7 +83,11 @@ def main():
         if matches(patterns, frames):
             print(line)
             return 0
-    return 2 if in_upstream_parser(frames) else 1
+    if in_upstream_parser(frames):
+        print("upstream-parser")
+        return 2
+    print("loom")
+    return 1
 
 
 if __name__ == "__main__":

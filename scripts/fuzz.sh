@@ -26,7 +26,10 @@ llvm_bin=${LLVM_BIN:-/usr/lib/llvm-19/bin}
 
 # Symbolized stacks, which the known signatures are matched against.
 sym=external_symbolizer_path=$llvm_bin/llvm-symbolizer
-export ASAN_OPTIONS="$sym:detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+# allow_user_poisoning=0: see cmake/modules/LoomSanitizers.cmake (a false
+# use-after-poison where Loom and the uninstrumented libMLIR share an
+# allocator).
+export ASAN_OPTIONS="$sym:detect_leaks=1:allow_user_poisoning=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="$sym:halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 export LSAN_OPTIONS="suppressions=$src/test/sanitizers/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
