@@ -14,7 +14,7 @@
 #include "loom/Runtime/ABI.h"
 #include "loom/Runtime/Mesh.h"
 #include "loom/Support/Limits.h"
-#include "loom/Transforms/Passes.h"
+#include "loom/Dialect/Loom/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -8,6 +8,7 @@
 #define LOOM_CONVERSION_PASSES_H
 
 #include "loom/Conversion/LoomToStandard/LoomToStandard.h"
+#include "loom/Conversion/LoopCountersToRuntime/LoopCountersToRuntime.h"
 #include "loom/Conversion/MeshToLoomRuntime/MeshToLoomRuntime.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassOptions.h"

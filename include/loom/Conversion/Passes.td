@@ -84,4 +84,24 @@ def ConvertMeshToLoomRuntime : Pass<"convert-mesh-to-loom-runtime", "ModuleOp"> 
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// LoopCountersToRuntime
+//===----------------------------------------------------------------------===//
+
+def LoomCountLoopIterations : Pass<"loom-count-loop-iterations", "ModuleOp"> {
+  let summary = "Count each loop's iterations and active lanes per shard";
+  let description = [{
+    For `loom-run --stats`: every `scf.while` in a function that runs on a
+    mesh calls `loom_rt_count_iteration(ctx, id, lanes)` once per iteration
+    it executes, where `lanes` is the number of lanes doing useful work — the
+    active lanes of a masked loop (`loom.any(mask)` decides it), one for any
+    other loop (a per-lane loop runs one lane). The runtime keeps the counts
+    per shard, so lane utilisation and the time every shard spends waiting
+    for the slowest lane become numbers. Loop ids are numbered in walk
+    order; the module's `loom.loops` attribute lists, per id, the loop's
+    location and whether it is masked. Only run when counters are asked for:
+    a masked loop pays one extra reduction per iteration.
+  }];
+}
+
 #endif // LOOM_CONVERSION_PASSES_TD

@@ -136,4 +136,112 @@ def LoomVmapPass : Pass<"loom-vmap", "ModuleOp"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// Sharding
+//===----------------------------------------------------------------------===//
+
+def LoomAnnotateBatchAxes : Pass<"loom-annotate-batch-axes", "ModuleOp"> {
+  let summary = "Record which entry arguments and results carry a batch";
+  let description = [{
+    `loom.vmap` says which operands and results are batched, and along which
+    axis; `loom-vmap` replaces it by a call and that knowledge would be lost.
+    This pass, run before `loom-vmap`, copies it onto the function that
+    applies `loom.vmap` to its own arguments as `loom.batch_axis` argument
+    and result attributes, which `loom-shard` and the runtime use to split
+    inputs and join outputs. A function argument batched along two different
+    axes by two `loom.vmap`s is an error.
+
+    ```mlir
+    func.func @main(%x: tensor<?x1xf32>) -> tensor<?x1xf32> {
+      %y = loom.vmap @f(%x) in_axes [0] out_axes [0] : ...
+      return %y : tensor<?x1xf32>
+    }
+    // becomes
+    func.func @main(%x: tensor<?x1xf32> {loom.batch_axis = 0 : i64})
+        -> (tensor<?x1xf32> {loom.batch_axis = 0 : i64}) { ... }
+    ```
+  }];
+}
+
+def LoomShard : Pass<"loom-shard", "ModuleOp"> {
+  let summary = "Partition batched functions over a mesh of shards";
+  let description = [{
+    Splits every argument marked `loom.batch_axis` across the shards of a
+    1-d `mesh.mesh` along its batch axis, tracks which axis of each value
+    is split through the program (elementwise ops, linalg through its
+    indexing maps, tensor slices, inserts, reshapes, the loom reductions,
+    calls, and the carries of `scf.while`, `scf.for` and `scf.if`, which
+    upstream's propagation does not handle in MLIR 19), and rewrites it into
+    the program one shard runs on its own lanes. A slice that takes one lane
+    at a loop over the shard's lanes is lane-local: not split. An op with no
+    rule that reads a split value, a local batch size or a lane index is an
+    error. A reduction along the split axis of its input gets a collective,
+    as GSPMD does; one along another axis, or over a lane's own tensor, does
+    not:
+
+    * `loom.any`, `all`, `max`, `min` and integer `sum` along the split axis
+      reduce locally, then `mesh.all_reduce` across shards;
+    * a float `loom.sum` along the split axis becomes a sum over
+      `mesh.all_gather`, so it is added in lane order and gives the same bits
+      for every shard count.
+
+    Functions that now contain collectives, and their callers, take the
+    shard context as a trailing `i64 {loom.context}` argument. A module that
+    already has one, or a collective, is refused: it was sharded already.
+
+    The shard count has one source of truth: the module's `mesh.mesh`. The
+    `shards` option, when set, overrides its shape (and `loom-run --shards`
+    and the C++ API set this option); without a mesh and without the option
+    there is one shard. The batch need not divide evenly: the runtime gives
+    the first `B mod N` shards one lane more.
+
+    ```mlir
+    %p = loom.any %active along 0 : tensor<?xi1> -> i1
+    // becomes, with %active sharded
+    %l = loom.any %active along 0 : tensor<?xi1> -> i1
+    %t = tensor.from_elements %l : tensor<1xi1>
+    %g = mesh.all_reduce %t on @loom_mesh mesh_axes = [0]
+        reduction = <bitwise_or> : tensor<1xi1> -> tensor<1xi1>
+    %p = tensor.extract %g[%c0] : tensor<1xi1>
+    ```
+  }];
+  let options = [
+    Option<"shards", "shards", "int64_t", "0",
+           "Number of shards; overrides the mesh in the IR (0: keep it)">
+  ];
+  let dependentDialects = ["::mlir::mesh::MeshDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def LoomLocalizeLoops : Pass<"loom-localize-loops", "ModuleOp"> {
+  let summary = "Drop per-iteration predicate collectives where legal";
+  let description = [{
+    After `loom-shard`, a masked loop's predicate `any(active)` is
+    all-reduced across shards on every iteration, and every shard runs until
+    the slowest lane anywhere is done: `jax.jit` with GSPMD. When nothing
+    else in the loop crosses shards, each shard may instead reduce its own
+    lanes and stop when they are done (`pmap`, `shard_map`): masked lanes
+    keep their values, so the results are the same and the collective is
+    gone. Only a loop carrying `loom.strategy = #loom.strategy<masked>`,
+    which `loom-vmap` records on the loops it builds masked, is known to
+    keep them: any other loop with a predicate collective (a batched loop
+    written by hand) stays global.
+
+    `loop-sync=global` keeps every predicate collective (it reproduces the
+    seed's slowdown); `local` removes them, and is an error for a loop that
+    also reduces across shards or is not masked, since that would change
+    results; `auto`
+    localizes exactly the loops for which that is legal. Loops are visited
+    innermost first: a loop that still holds a collective after its inner
+    loops were handled stays global, because a shard leaving it early would
+    leave the others waiting. A `loom.loop_sync` attribute pins one loop.
+    Each loop that had a predicate collective gets a remark saying which
+    mode it got and why.
+  }];
+  let options = [
+    Option<"loopSync", "loop-sync", "std::string", "\"auto\"",
+           "auto | global | local">
+  ];
+}
+
 #endif // LOOM_DIALECT_LOOM_TRANSFORMS_PASSES_TD

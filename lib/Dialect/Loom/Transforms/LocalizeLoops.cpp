@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "loom/Dialect/Loom/IR/LoomOps.h"
-#include "loom/Transforms/Passes.h"
+#include "loom/Dialect/Loom/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Mesh/IR/MeshOps.h"
@@ -14,7 +14,7 @@
 
 namespace mlir::loom {
 #define GEN_PASS_DEF_LOOMLOCALIZELOOPS
-#include "loom/Transforms/Passes.h.inc"
+#include "loom/Dialect/Loom/Transforms/Passes.h.inc"
 } // namespace mlir::loom
 
 using namespace mlir;

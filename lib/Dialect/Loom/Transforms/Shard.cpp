@@ -17,7 +17,7 @@
 
 #include "loom/Dialect/Loom/IR/LoomOps.h"
 #include "loom/Support/Limits.h"
-#include "loom/Transforms/Passes.h"
+#include "loom/Dialect/Loom/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -30,7 +30,7 @@
 
 namespace mlir::loom {
 #define GEN_PASS_DEF_LOOMSHARD
-#include "loom/Transforms/Passes.h.inc"
+#include "loom/Dialect/Loom/Transforms/Passes.h.inc"
 } // namespace mlir::loom
 
 using namespace mlir;

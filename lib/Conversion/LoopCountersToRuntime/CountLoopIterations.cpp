@@ -4,8 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "loom/Conversion/LoopCountersToRuntime/LoopCountersToRuntime.h"
 #include "loom/Dialect/Loom/IR/LoomOps.h"
-#include "loom/Transforms/Passes.h"
+#include "loom/Dialect/Loom/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -16,7 +17,7 @@
 
 namespace mlir::loom {
 #define GEN_PASS_DEF_LOOMCOUNTLOOPITERATIONS
-#include "loom/Transforms/Passes.h.inc"
+#include "loom/Conversion/Passes.h.inc"
 } // namespace mlir::loom
 
 using namespace mlir;

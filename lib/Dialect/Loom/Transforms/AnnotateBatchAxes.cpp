@@ -5,13 +5,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "loom/Dialect/Loom/IR/LoomOps.h"
-#include "loom/Transforms/Passes.h"
+#include "loom/Dialect/Loom/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 namespace mlir::loom {
 #define GEN_PASS_DEF_LOOMANNOTATEBATCHAXES
-#include "loom/Transforms/Passes.h.inc"
+#include "loom/Dialect/Loom/Transforms/Passes.h.inc"
 } // namespace mlir::loom
 
 using namespace mlir;
