@@ -6,6 +6,7 @@
 #   make test-sanitizers  every test under ASan+UBSan ($(ASAN_BUILD)/), the
 #               runtime and API tests under TSan ($(TSAN_BUILD)/), with clang-19
 #   make fuzz   each libFuzzer target for FUZZ_SECONDS (built in $(ASAN_BUILD)/)
+#   make check-format  every C++ file as clang-format-19 writes it
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
@@ -20,7 +21,8 @@ SANITIZER_CMAKE = -G Ninja -DCMAKE_C_COMPILER=clang-19 \
   -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG"
 
 .PHONY: all deps configure build demo test bench clean sanitizer-deps \
-  configure-asan configure-tsan test-asan test-tsan test-sanitizers fuzz
+  configure-asan configure-tsan test-asan test-tsan test-sanitizers fuzz \
+  check-format
 
 all: build
 
@@ -86,6 +88,9 @@ test-sanitizers: test-asan test-tsan
 fuzz: configure-asan
 	cmake --build $(ASAN_BUILD) --target loom-fuzzers -j$(JOBS)
 	scripts/fuzz.sh $(ASAN_BUILD) $(FUZZ_SECONDS)
+
+check-format:
+	@scripts/check-format.sh
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD)

@@ -1,15 +1,13 @@
 # Thin wrappers over MLIR's CMake helpers, in the manner of CIRCT's
-# AddCIRCT.cmake: they record what Loom builds so tools can link all of it.
+# AddCIRCT.cmake: one place to change how every Loom library is built.
 
-# Every dialect library, so tools and tests register the same set.
+# A dialect library (ODS-generated ops, attributes, enums).
 function(add_loom_dialect_library name)
-  set_property(GLOBAL APPEND PROPERTY LOOM_DIALECT_LIBS ${name})
   add_mlir_library(${ARGV} DISABLE_INSTALL)
 endfunction()
 
 # Every other library (analyses, transforms, conversions, the API).
 function(add_loom_library name)
-  set_property(GLOBAL APPEND PROPERTY LOOM_LIBS ${name})
   add_mlir_library(${ARGV} DISABLE_INSTALL)
 endfunction()
 

@@ -6,8 +6,9 @@
 //
 // The batchedness analysis answers, for a function called with some of its
 // arguments batched, which SSA values may differ from one lane to another.
-// `loom-vmap` uses it to decide what to batch and how to lower each loop;
-// the sharding pass uses it to find values that live on the batch axis.
+// `loom-vmap` and its loop cost model use it to decide what to batch and
+// how to lower each loop. (`loom-shard` does not: it tracks which axis of
+// each value is split, lib/Dialect/Loom/Transforms/ShardAxes.h.)
 //
 // A value is batched when it is computed from a batched value (data
 // dependence) or when it is produced by a region op whose control is batched
