@@ -103,9 +103,9 @@ static LogicalResult verifyNameAttr(Operation *op, NamedAttribute attr,
     Attribute other = isArg ? func.getArgAttr(i, attr.getName())
                             : func.getResultAttr(i, attr.getName());
     if (other == name)
-      return op->emitError() << what << " #" << index << " is named \""
-                             << name.getValue() << "\" like " << what << " #"
-                             << i;
+      return op->emitError()
+             << what << " #" << index << " is named \"" << name.getValue()
+             << "\" like " << what << " #" << i;
   }
   return success();
 }
@@ -146,9 +146,9 @@ static LogicalResult verifyRangeAttr(Operation *op, NamedAttribute attr,
   int64_t typeMin = llvm::minIntN(width), typeMax = llvm::maxIntN(width);
   for (int64_t bound : {lo, hi})
     if (bound < typeMin || bound > typeMax)
-      return op->emitError() << "'" << attrName << "' on argument #" << index
-                             << ": bound " << bound << " does not fit in "
-                             << argType;
+      return op->emitError()
+             << "'" << attrName << "' on argument #" << index << ": bound "
+             << bound << " does not fit in " << argType;
   if (lo > hi)
     return op->emitError() << "'" << attrName << "' on argument #" << index
                            << " is empty: [" << lo << ", " << hi
@@ -159,10 +159,10 @@ static LogicalResult verifyRangeAttr(Operation *op, NamedAttribute attr,
           index, LoomDialect::kDefaultAttrName)) {
     int64_t v = def.getValue().getSExtValue();
     if (v < lo || v > hi)
-      return op->emitError() << "'" << LoomDialect::kDefaultAttrName << "' " << v
-                             << " of argument #" << index
-                             << " is outside its '" << attrName << "' [" << lo
-                             << ", " << hi << "]";
+      return op->emitError()
+             << "'" << LoomDialect::kDefaultAttrName << "' " << v
+             << " of argument #" << index << " is outside its '" << attrName
+             << "' [" << lo << ", " << hi << "]";
   }
   return success();
 }
@@ -190,6 +190,16 @@ static LogicalResult verifyBatchAxisAttr(Operation *op, NamedAttribute attr,
   return success();
 }
 
+/// The function whose `place` ("arguments" or "results") carry `attrName`;
+/// an error where `op`, which has regions, is not a function.
+static FailureOr<FunctionOpInterface>
+functionFor(Operation *op, StringRef attrName, StringRef place) {
+  if (auto func = dyn_cast<FunctionOpInterface>(op))
+    return func;
+  return op->emitError() << "'" << attrName
+                         << "' is only meaningful on function " << place;
+}
+
 LogicalResult LoomDialect::verifyRegionArgAttribute(Operation *op,
                                                     unsigned regionIndex,
                                                     unsigned argIndex,
@@ -199,35 +209,34 @@ LogicalResult LoomDialect::verifyRegionArgAttribute(Operation *op,
     return verifyNameAttr(op, attr, /*isArg=*/true, argIndex);
   if (attrName == kDefaultAttrName) {
     // Declarations have no entry block: read the type from the signature.
-    auto func = dyn_cast<FunctionOpInterface>(op);
-    if (!func)
-      return op->emitError() << "'" << attrName
-                             << "' is only meaningful on function arguments";
-    Type argType = func.getArgumentTypes()[argIndex];
+    FailureOr<FunctionOpInterface> func =
+        functionFor(op, attrName, "arguments");
+    if (failed(func))
+      return failure();
+    Type argType = func->getArgumentTypes()[argIndex];
     if (!argType.isIntOrIndexOrFloat())
       return op->emitError()
              << "'" << attrName << "' on argument #" << argIndex
              << " needs a scalar argument, but its type is " << argType;
     auto typed = dyn_cast<TypedAttr>(attr.getValue());
     if (!typed || !isa<IntegerAttr, FloatAttr>(typed))
-      return op->emitError() << "'" << attrName << "' on argument #"
-                             << argIndex << " must be an integer or float "
+      return op->emitError() << "'" << attrName << "' on argument #" << argIndex
+                             << " must be an integer or float "
                              << "constant, got " << attr.getValue();
     if (typed.getType() != argType)
       return op->emitError()
-             << "'" << attrName << "' on argument #" << argIndex
-             << " has type " << typed.getType()
-             << " but the argument has type " << argType;
+             << "'" << attrName << "' on argument #" << argIndex << " has type "
+             << typed.getType() << " but the argument has type " << argType;
     return success();
   }
   if (attrName == kRangeAttrName)
     return verifyRangeAttr(op, attr, argIndex);
   if (attrName == kBatchAxisAttrName || attrName == kContextAttrName) {
-    auto func = dyn_cast<FunctionOpInterface>(op);
-    if (!func)
-      return op->emitError() << "'" << attrName
-                             << "' is only meaningful on function arguments";
-    Type argType = func.getArgumentTypes()[argIndex];
+    FailureOr<FunctionOpInterface> func =
+        functionFor(op, attrName, "arguments");
+    if (failed(func))
+      return failure();
+    Type argType = func->getArgumentTypes()[argIndex];
     if (attrName == kBatchAxisAttrName)
       return verifyBatchAxisAttr(op, attr, argType, "argument", argIndex);
     if (!isa<UnitAttr>(attr.getValue()) || !argType.isSignlessInteger(64))
@@ -246,11 +255,10 @@ LogicalResult LoomDialect::verifyRegionResultAttribute(Operation *op,
   if (attrName == kNameAttrName)
     return verifyNameAttr(op, attr, /*isArg=*/false, resultIndex);
   if (attrName == kBatchAxisAttrName) {
-    auto func = dyn_cast<FunctionOpInterface>(op);
-    if (!func)
-      return op->emitError() << "'" << attrName
-                             << "' is only meaningful on function results";
-    return verifyBatchAxisAttr(op, attr, func.getResultTypes()[resultIndex],
+    FailureOr<FunctionOpInterface> func = functionFor(op, attrName, "results");
+    if (failed(func))
+      return failure();
+    return verifyBatchAxisAttr(op, attr, func->getResultTypes()[resultIndex],
                                "result", resultIndex);
   }
   return op->emitError() << "unknown result attribute '" << attrName << "'";
@@ -261,14 +269,14 @@ LogicalResult LoomDialect::verifyOperationAttribute(Operation *op,
   StringRef attrName = attr.getName().getValue();
   if (attrName == kBatchedAttrName) {
     if (!isa<FunctionOpInterface>(op) || !isa<UnitAttr>(attr.getValue()))
-      return op->emitError() << "'" << attrName
-                             << "' is a unit attribute on functions";
+      return op->emitError()
+             << "'" << attrName << "' is a unit attribute on functions";
     return success();
   }
   if (attrName == kLoopsAttrName) {
     if (!isa<ModuleOp>(op) || !isa<ArrayAttr>(attr.getValue()))
-      return op->emitError() << "'" << attrName
-                             << "' is an array on the module";
+      return op->emitError()
+             << "'" << attrName << "' is an array on the module";
     return success();
   }
   bool isStrategy = attrName == kStrategyAttrName;
