@@ -1,0 +1,258 @@
+//===- Compile.cpp - Compile a Loom program -------------------------------===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Parse, read the entry's signature, run the Loom pipeline (batching,
+// sharding, loop localization, counters), then hand the module to the
+// backend the options name: its lowering, its loader, its mesh.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ExecutableImpl.h"
+
+#include "loom/Dialect/Loom/IR/LoomDialect.h"
+#include "loom/Dialect/Loom/Transforms/Passes.h"
+#include "loom/InitAllDialects.h"
+#include "loom/Support/Limits.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <chrono>
+#include <mutex>
+
+using namespace loom;
+using namespace loom::detail;
+
+Executable::Executable(std::shared_ptr<const Impl> impl)
+    : impl(std::move(impl)) {}
+
+const CompileTimes &Executable::compileTimes() const { return impl->times; }
+
+//===----------------------------------------------------------------------===//
+// Compilation
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// Collects the first error as one line: "file:line:col: error: message".
+class FirstError {
+public:
+  explicit FirstError(mlir::MLIRContext &ctx)
+      : handler(&ctx, [this](mlir::Diagnostic &diag) {
+          if (diag.getSeverity() == mlir::DiagnosticSeverity::Error &&
+              message.empty()) {
+            llvm::raw_string_ostream os(message);
+            if (auto loc =
+                    llvm::dyn_cast<mlir::FileLineColLoc>(diag.getLocation()))
+              os << loc.getFilename().getValue() << ":" << loc.getLine() << ":"
+                 << loc.getColumn() << ": ";
+            os << "error: " << diag.str();
+          }
+          return mlir::success();
+        }) {}
+
+  Status status(const std::string &fallback) const {
+    return Status::error(message.empty() ? fallback : message);
+  }
+
+private:
+  std::string message;
+  mlir::ScopedDiagnosticHandler handler;
+};
+
+/// Erases the functions the entry cannot reach: they would only cost
+/// compile time, and may need passes (loom-vmap) the entry does not.
+void keepReachable(mlir::ModuleOp module, mlir::func::FuncOp entry) {
+  llvm::SmallPtrSet<mlir::Operation *, 16> reached;
+  llvm::SmallVector<mlir::Operation *> worklist{entry};
+  mlir::SymbolTable symbols(module);
+  while (!worklist.empty()) {
+    mlir::Operation *op = worklist.pop_back_val();
+    if (!reached.insert(op).second)
+      continue;
+    auto uses = mlir::SymbolTable::getSymbolUses(op);
+    if (!uses)
+      continue;
+    for (const mlir::SymbolTable::SymbolUse &use : *uses)
+      if (mlir::Operation *callee =
+              symbols.lookup(use.getSymbolRef().getRootReference()))
+        worklist.push_back(callee);
+  }
+  for (auto func :
+       llvm::make_early_inc_range(module.getOps<mlir::func::FuncOp>()))
+    if (!reached.count(func))
+      func.erase();
+}
+
+std::string divergentWord(Divergent d) {
+  switch (d) {
+  case Divergent::Auto:
+    return "auto";
+  case Divergent::Masked:
+    return "masked";
+  case Divergent::PerLane:
+    return "per-lane";
+  }
+  return "auto";
+}
+
+Status checkOptions(const CompileOptions &options) {
+  if (options.shards < 0 || options.shards > kMaxShards)
+    return Status::error("shards must be 1 to " + std::to_string(kMaxShards) +
+                         " (0: from the program's mesh), got " +
+                         std::to_string(options.shards));
+  if (options.optLevel < 0 || options.optLevel > 3)
+    return Status::error("optimization level must be 0 to 3, got " +
+                         std::to_string(options.optLevel));
+  return Status::success();
+}
+
+std::string loopSyncWord(LoopSync l) {
+  switch (l) {
+  case LoopSync::Auto:
+    return "auto";
+  case LoopSync::Global:
+    return "global";
+  case LoopSync::Local:
+    return "local";
+  }
+  return "auto";
+}
+
+void initializeLLVMOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    // The pipelines are assembled from registered pass names.
+    mlir::loom::registerLoomPasses();
+  });
+}
+
+} // namespace
+
+static Result<Executable>
+compileBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
+              const CompileOptions &options) {
+  Result<std::unique_ptr<TargetBackend>> backend =
+      createTargetBackend(options.backend);
+  if (!backend)
+    return backend.status();
+  if (Status s = checkOptions(options); !s.ok())
+    return s;
+  initializeLLVMOnce();
+  auto impl = std::make_shared<Executable::Impl>();
+  mlir::DialectRegistry registry;
+  mlir::loom::registerAllLoom(registry);
+  mlir::registerBuiltinDialectTranslation(registry);
+  mlir::registerLLVMDialectTranslation(registry);
+  impl->context = std::make_unique<mlir::MLIRContext>(
+      registry, mlir::MLIRContext::Threading::DISABLED);
+  mlir::MLIRContext &ctx = *impl->context;
+  FirstError errors(ctx);
+
+  auto start = Clock::now();
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &ctx);
+  if (!module)
+    return errors.status("could not parse the program");
+  // Before anything reads the signature: a loom.context the program brings
+  // would be called with the caller's value as the runtime's shard context.
+  if (failed(mlir::loom::checkNotYetSharded(*module)))
+    return errors.status("the program was already sharded");
+  auto entry = module->lookupSymbol<mlir::func::FuncOp>(options.entry);
+  if (!entry || entry.isExternal())
+    return Status::error("no entry function @" + options.entry +
+                         " in the program");
+  if (Status s = describeEntry(entry, *impl); !s.ok())
+    return s;
+  for (const ValueInfo &info : impl->inputs) {
+    std::optional<HostBuffer> &def = impl->defaults.emplace_back();
+    if (!info.defaultValue)
+      continue;
+    Result<HostBuffer> buffer = defaultBuffer(info);
+    if (!buffer)
+      return buffer.status();
+    def = buffer.take();
+  }
+  keepReachable(*module, entry);
+  impl->times.parse = secondsSince(start);
+
+  start = Clock::now();
+  // Batching and sharding first: the mesh they settle on decides how the
+  // entry is called.
+  mlir::PassManager front(&ctx);
+  std::string stages =
+      "loom-check-static-bounds,loom-annotate-batch-axes,loom-vmap{divergent=" +
+      divergentWord(options.divergent) +
+      "},loom-shard{shards=" + std::to_string(options.shards) +
+      "},loom-localize-loops{loop-sync=" + loopSyncWord(options.loopSync) + "}";
+  if (options.countLoops)
+    stages += ",loom-count-loop-iterations";
+  if (failed(mlir::parsePassPipeline(stages, front)))
+    return Status::error("internal error: cannot build the sharding stages");
+  if (failed(front.run(*module)))
+    return errors.status("batching or sharding failed");
+  if (Status s = describeMesh(*module, options.entry, *impl, **backend);
+      !s.ok())
+    return s;
+  if (options.countLoops && !impl->mesh)
+    return Status::error("loop counters need an entry that runs on a mesh "
+                         "(a batched entry), and @" +
+                         options.entry + " is not one");
+  if (auto table = (*module)->getAttrOfType<mlir::ArrayAttr>(
+          mlir::loom::LoomDialect::kLoopsAttrName))
+    for (auto entry : table.getAsRange<mlir::DictionaryAttr>())
+      impl->loops.emplace_back(
+          entry.getAs<mlir::StringAttr>("loc").str(),
+          entry.getAs<mlir::BoolAttr>("masked").getValue());
+
+  mlir::PassManager pm(&ctx);
+  (*backend)->buildLoweringPipeline(pm, options);
+  if (failed(pm.run(*module)))
+    return errors.status("lowering failed");
+  impl->times.lower = secondsSince(start);
+
+  start = Clock::now();
+  Result<std::unique_ptr<LoadedModule>> program =
+      (*backend)->load(*module, options);
+  if (!program)
+    return program.status();
+  impl->program = program.take();
+  impl->entry = impl->program->entry();
+  impl->times.jit = secondsSince(start);
+  impl->resultLayout = layoutResults(impl->outputs);
+  return Executable::Impl::wrap(std::move(impl));
+}
+
+Result<Executable> Executable::compile(const std::string &source,
+                                       const CompileOptions &options,
+                                       const std::string &bufferName) {
+  return compileBuffer(llvm::MemoryBuffer::getMemBufferCopy(source, bufferName),
+                       options);
+}
+
+Result<Executable> Executable::compileFile(const std::string &path,
+                                           const CompileOptions &options) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    return Status::error(path + ": " + buffer.getError().message());
+  return compileBuffer(std::move(*buffer), options);
+}

@@ -1,0 +1,210 @@
+//===- Signature.cpp - What the entry takes and returns -------------------===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The entry's signature is read from the module twice: before lowering erases
+// names, defaults and ranges (describeEntry), and after loom-shard, which
+// decides whether it runs on a mesh and which of its values are split
+// (describeMesh).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ExecutableImpl.h"
+
+#include "loom/Dialect/Loom/IR/LoomDialect.h"
+#include "loom/Dialect/Loom/IR/LoomOps.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Mesh/IR/MeshOps.h"
+
+using namespace loom;
+using namespace loom::detail;
+
+const std::vector<ValueInfo> &Executable::inputs() const {
+  return impl->inputs;
+}
+const std::vector<ValueInfo> &Executable::outputs() const {
+  return impl->outputs;
+}
+
+Result<size_t> Executable::inputIndex(const std::string &name) const {
+  for (size_t i = 0; i < impl->inputs.size(); ++i)
+    if (impl->inputs[i].name == name)
+      return i;
+  // At most 9 digits: std::stoul throws (and so aborts) past its range, and
+  // no entry has a billion inputs.
+  if (!name.empty() && name.size() <= 9 &&
+      name.find_first_not_of("0123456789") == std::string::npos) {
+    size_t i = std::stoul(name);
+    if (i < impl->inputs.size())
+      return i;
+  }
+  std::string known;
+  for (const ValueInfo &info : impl->inputs)
+    known += (known.empty() ? "" : ", ") + info.name;
+  return Status::error("the entry has no input '" + name +
+                       "' (inputs: " + known + ")");
+}
+
+namespace {
+
+Result<ValueInfo> describe(mlir::Type type, std::string name, const char *what,
+                           size_t index) {
+  ValueInfo info;
+  info.name = std::move(name);
+  mlir::Type elem = type;
+  if (auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type)) {
+    elem = tensor.getElementType();
+    for (int64_t d : tensor.getShape())
+      info.shape.push_back(mlir::ShapedType::isDynamic(d) ? -1 : d);
+  } else if (!type.isIntOrFloat()) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << what << " #" << index << " has type " << type
+       << ": entry functions take and return scalars and ranked tensors";
+    return Status::error(s);
+  }
+  if (elem.isF32())
+    info.dtype = DType::F32;
+  else if (elem.isF64())
+    info.dtype = DType::F64;
+  else if (elem.isSignlessInteger(32))
+    info.dtype = DType::I32;
+  else if (elem.isSignlessInteger(64))
+    info.dtype = DType::I64;
+  else if (elem.isSignlessInteger(1))
+    info.dtype = DType::I1;
+  else {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << what << " #" << index << " has element type " << elem
+       << ": entry functions use f32, f64, i32, i64 and i1";
+    return Status::error(s);
+  }
+  return info;
+}
+
+} // namespace
+
+namespace loom::detail {
+
+/// Reads the entry's signature, names and defaults before lowering erases
+/// them, and marks its tensor arguments read-only so bufferization never
+/// writes into the caller's buffers.
+Status describeEntry(mlir::func::FuncOp func, Executable::Impl &impl) {
+  using mlir::loom::LoomDialect;
+  mlir::FunctionType type = func.getFunctionType();
+  for (unsigned i = 0; i < type.getNumInputs(); ++i) {
+    auto name =
+        func.getArgAttrOfType<mlir::StringAttr>(i, LoomDialect::kNameAttrName);
+    auto info =
+        describe(type.getInput(i),
+                 name ? name.str() : "arg" + std::to_string(i), "argument", i);
+    if (!info)
+      return Status::error("@" + func.getSymName().str() + ": " +
+                           info.message());
+    if (auto def = func.getArgAttr(i, LoomDialect::kDefaultAttrName)) {
+      if (auto f = llvm::dyn_cast<mlir::FloatAttr>(def))
+        info->defaultValue = f.getValueAsDouble();
+      else if (auto n = llvm::dyn_cast<mlir::IntegerAttr>(def))
+        info->defaultValue = static_cast<double>(n.getValue().getSExtValue());
+    }
+    // The dialect verified it: two integers that fit the argument's type.
+    if (auto range = func.getArgAttrOfType<mlir::ArrayAttr>(
+            i, LoomDialect::kRangeAttrName)) {
+      auto bound = [&](unsigned k) {
+        return llvm::cast<mlir::IntegerAttr>(range[k])
+            .getValue()
+            .getSExtValue();
+      };
+      info->range = {bound(0), bound(1)};
+    }
+    impl.inputs.push_back(info.take());
+    if (llvm::isa<mlir::TensorType>(type.getInput(i)))
+      func.setArgAttr(
+          i, mlir::bufferization::BufferizationDialect::kWritableAttrName,
+          mlir::BoolAttr::get(func.getContext(), false));
+  }
+  for (unsigned i = 0; i < type.getNumResults(); ++i) {
+    auto name = func.getResultAttrOfType<mlir::StringAttr>(
+        i, LoomDialect::kNameAttrName);
+    auto info =
+        describe(type.getResult(i),
+                 name ? name.str() : "result" + std::to_string(i), "result", i);
+    if (!info)
+      return Status::error("@" + func.getSymName().str() + ": " +
+                           info.message());
+    impl.outputs.push_back(info.take());
+  }
+  // Operands that one loom.vmap batches together must agree on the batch.
+  func.walk([&](mlir::loom::VmapOp vmap) {
+    std::vector<std::pair<size_t, size_t>> group;
+    for (auto [operand, axis] : llvm::zip(vmap.getInputs(), vmap.getInAxes())) {
+      auto arg = llvm::dyn_cast<mlir::BlockArgument>(operand);
+      if (axis == mlir::loom::VmapOp::kNotBatched || !arg ||
+          arg.getOwner() != &func.getBody().front())
+        continue;
+      group.emplace_back(arg.getArgNumber(), axis);
+    }
+    if (group.size() > 1)
+      impl.batchGroups.push_back(std::move(group));
+  });
+  return Status::success();
+}
+
+/// After loom-shard: an entry that took a `loom.context` argument runs on a
+/// mesh of the module's size, which the backend creates; its
+/// `loom.batch_axis` arguments and results are split and joined along axis 0.
+Status describeMesh(mlir::ModuleOp module, const std::string &name,
+                    Executable::Impl &impl, const TargetBackend &backend) {
+  auto entry = module.lookupSymbol<mlir::func::FuncOp>(name);
+  using mlir::loom::LoomDialect;
+  unsigned n = entry.getNumArguments();
+  if (n == 0 || !entry.getArgAttr(n - 1, LoomDialect::kContextAttrName))
+    return Status::success();
+  int64_t shards = 1;
+  for (auto m : module.getOps<mlir::mesh::MeshOp>())
+    shards = m.getShape()[0];
+  auto mesh = backend.createMesh(shards);
+  if (!mesh)
+    return mesh.status();
+  impl.mesh = mesh.take();
+  for (unsigned i = 0; i + 1 < n; ++i)
+    impl.inputSplit.push_back(static_cast<bool>(
+        entry.getArgAttr(i, LoomDialect::kBatchAxisAttrName)));
+  for (unsigned i = 0; i < entry.getNumResults(); ++i)
+    impl.outputSplit.push_back(static_cast<bool>(
+        entry.getResultAttr(i, LoomDialect::kBatchAxisAttrName)));
+  return Status::success();
+}
+
+/// The `loom.default` of a scalar argument, as a buffer.
+Result<HostBuffer> defaultBuffer(const ValueInfo &info) {
+  Result<HostBuffer> buffer = HostBuffer::zeros(info.dtype, {});
+  if (!buffer)
+    return buffer;
+  double v = *info.defaultValue;
+  switch (info.dtype) {
+  case DType::F32:
+    *buffer->dataAs<float>() = static_cast<float>(v);
+    break;
+  case DType::F64:
+    *buffer->dataAs<double>() = v;
+    break;
+  case DType::I32:
+  case DType::U32:
+    *buffer->dataAs<int32_t>() = static_cast<int32_t>(v);
+    break;
+  case DType::I64:
+    *buffer->dataAs<int64_t>() = static_cast<int64_t>(v);
+    break;
+  case DType::I1:
+    *buffer->dataAs<uint8_t>() = v != 0;
+    break;
+  }
+  return buffer;
+}
+
+} // namespace loom::detail

@@ -1,0 +1,79 @@
+//===- TargetBackend.h - What a backend owns ---------------------*- C++
+//-*-===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The compiler side of a backend. Compilation is the same for every backend
+// up to the end of the Loom pipeline (batching, sharding, loop localization,
+// counters); from there a TargetBackend owns three things:
+//
+//   - the lowering of the module to what the backend loads (CPU: loom-to-llvm);
+//   - how the lowered module is loaded and its entry found (CPU: MLIR's
+//     ExecutionEngine on ORC, with the runtime's symbols registered);
+//   - the loom::Mesh that runs a sharded entry (CPU: a ThreadMesh).
+//
+// The runtime's seam is Mesh/MeshState (loom/Runtime/Mesh.h); this is the
+// compiler's. A new backend is a new implementation of this interface and a
+// case in createTargetBackend, never a branch inside the compile or call
+// code. Internal to LoomCompiler: the public API (loom/Loom.h) exposes no
+// MLIR type, and names the backend only by loom::Backend.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LOOM_LIB_COMPILER_TARGETBACKEND_H
+#define LOOM_LIB_COMPILER_TARGETBACKEND_H
+
+#include "loom/Loom.h"
+#include "loom/Runtime/Mesh.h"
+
+#include <cstdint>
+#include <memory>
+
+namespace mlir {
+class ModuleOp;
+class OpPassManager;
+} // namespace mlir
+
+namespace loom::detail {
+
+/// The entry's packed wrapper (CallABI.h): a pointer to every argument, then
+/// one to the result struct.
+using PackedEntry = void (*)(void **);
+
+/// A lowered module, loaded and ready to call. Owns whatever keeps the code
+/// alive (the CPU backend's JIT); the entry is valid while it lives.
+class LoadedModule {
+public:
+  virtual ~LoadedModule();
+  virtual PackedEntry entry() const = 0;
+};
+
+class TargetBackend {
+public:
+  virtual ~TargetBackend();
+
+  /// Adds the passes that take a module from the end of the Loom pipeline
+  /// to what load() takes.
+  virtual void buildLoweringPipeline(mlir::OpPassManager &pm,
+                                     const CompileOptions &options) const = 0;
+
+  /// Loads the lowered module and looks up `options.entry`. The module's
+  /// context must outlive the result.
+  virtual Result<std::unique_ptr<LoadedModule>>
+  load(mlir::ModuleOp module, const CompileOptions &options) const = 0;
+
+  /// The mesh that runs an entry sharded over `numShards` shards.
+  virtual Result<std::unique_ptr<Mesh>> createMesh(int64_t numShards) const = 0;
+};
+
+/// The backend `kind` names, or an error saying it is not built yet.
+Result<std::unique_ptr<TargetBackend>> createTargetBackend(Backend kind);
+
+/// The implementations, one per file.
+std::unique_ptr<TargetBackend> createCPUBackend();
+
+} // namespace loom::detail
+
+#endif // LOOM_LIB_COMPILER_TARGETBACKEND_H
