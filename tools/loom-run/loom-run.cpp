@@ -210,7 +210,9 @@ static std::string joinInts(const std::vector<int64_t> &values) {
 }
 
 /// Per loop: iterations per shard, and for masked loops how many of the
-/// lane-iterations did useful work; per shard: collectives per call.
+/// lane-iterations did useful work; any other loop counts one lane per
+/// iteration, so for it only the iterations summed over shards mean
+/// something. Per shard: collectives per call.
 static int printCounters(const Executable &exe) {
   auto counters = exe.counters();
   if (!counters)
@@ -222,8 +224,9 @@ static int printCounters(const Executable &exe) {
     return v;
   };
   for (const LoopCounters &loop : counters->loops) {
-    int64_t active = 0, slots = 0;
+    int64_t active = 0, slots = 0, iterations = 0;
     for (size_t s = 0; s < loop.iterations.size(); ++s) {
+      iterations += loop.iterations[s];
       active += loop.activeLaneIterations[s];
       slots += loop.iterations[s] * counters->lanes[s];
     }
@@ -236,7 +239,8 @@ static int printCounters(const Executable &exe) {
                           "utilisation)",
                           active / calls, slots / calls, 100.0 * active / slots);
     else
-      line += fmt::format(", lane-iterations {}", active / calls);
+      line += fmt::format(", iterations summed over shards {}",
+                          iterations / calls);
     fmt::print("{}\n", line);
   }
   fmt::print("collectives per shard per call: {}\n",

@@ -16,12 +16,11 @@
 // AUTO: collectives per shard per call: [0, 0, 0]
 //
 // Per-lane loops (unmasked: one lane per iteration) run each lane alone:
-// their lane-iterations are exactly the
-// useful ones of the masked loops above, split by shard, and they need no
-// collective.
+// their iterations, summed over shards, are exactly the useful
+// lane-iterations of the masked loops above, and they need no collective.
 // RUN: loom-run %examples/mwe/while_of_while.mlir --input inits=fill:0.1:30x1xf32 --input keys=jax-split:0:30 --divergent per-lane --shards 2 --stats | FileCheck %s --check-prefix=PERLANE
-// PERLANE: loop {{.*}}while_of_while.mlir:41:12 (unmasked): {{.*}}, lane-iterations 163
-// PERLANE: loop {{.*}}while_of_while.mlir:49:13 (unmasked): {{.*}}, lane-iterations 1284
+// PERLANE: loop {{.*}}while_of_while.mlir:41:12 (unmasked): iterations per shard per call [{{[0-9]+}}, {{[0-9]+}}], iterations summed over shards 163{{$}}
+// PERLANE: loop {{.*}}while_of_while.mlir:49:13 (unmasked): iterations per shard per call [{{[0-9]+}}, {{[0-9]+}}], iterations summed over shards 1284{{$}}
 // PERLANE: collectives per shard per call: [0, 0]
 //
 // RUN: not loom-run %examples/mwe/while_of_while.mlir --input inits=fill:0.1:3x1xf32 --input keys=jax-split:0:30 --stats 2>&1 | FileCheck %s --check-prefix=MISMATCH
