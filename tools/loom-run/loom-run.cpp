@@ -239,8 +239,8 @@ static int printCounters(const Executable &exe) {
                           "utilisation)",
                           active / calls, slots / calls, 100.0 * active / slots);
     else
-      line += fmt::format(", iterations summed over shards {}",
-                          iterations / calls);
+      line +=
+          fmt::format(", iterations summed over shards {}", iterations / calls);
     fmt::print("{}\n", line);
   }
   fmt::print("collectives per shard per call: {}\n",
