@@ -14,6 +14,7 @@
 
 #include "loom/Dialect/Loom/IR/LoomDialect.h"
 #include "loom/Dialect/Loom/Transforms/Passes.h"
+#include "loom/Dialect/Loom/Utils/ShardUtils.h"
 #include "loom/InitAllDialects.h"
 #include "loom/Support/Limits.h"
 

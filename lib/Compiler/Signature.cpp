@@ -15,6 +15,7 @@
 
 #include "loom/Dialect/Loom/IR/LoomDialect.h"
 #include "loom/Dialect/Loom/IR/LoomOps.h"
+#include "loom/Dialect/Loom/Utils/ShardUtils.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Mesh/IR/MeshOps.h"
@@ -162,12 +163,10 @@ Status describeMesh(mlir::ModuleOp module, const std::string &name,
   auto entry = module.lookupSymbol<mlir::func::FuncOp>(name);
   using mlir::loom::LoomDialect;
   unsigned n = entry.getNumArguments();
-  if (n == 0 || !entry.getArgAttr(n - 1, LoomDialect::kContextAttrName))
+  // loom-shard appends the context: the arguments before it are the inputs.
+  if (!mlir::loom::getShardContext(entry))
     return Status::success();
-  int64_t shards = 1;
-  for (auto m : module.getOps<mlir::mesh::MeshOp>())
-    shards = m.getShape()[0];
-  auto mesh = backend.createMesh(shards);
+  auto mesh = backend.createMesh(mlir::loom::getNumShards(module));
   if (!mesh)
     return mesh.status();
   impl.mesh = mesh.take();

@@ -43,15 +43,8 @@ const llvm::StringMap<llvm::orc::ExecutorAddr> &runtimeSymbols() {
     auto add = [&](const char *name, auto *fn) {
       map[name] = llvm::orc::ExecutorAddr::fromPtr(fn);
     };
-    add("loom_rt_all_reduce_i1", &loom_rt_all_reduce_i1);
-    add("loom_rt_all_reduce_i32", &loom_rt_all_reduce_i32);
-    add("loom_rt_all_reduce_i64", &loom_rt_all_reduce_i64);
-    add("loom_rt_all_reduce_f32", &loom_rt_all_reduce_f32);
-    add("loom_rt_all_reduce_f64", &loom_rt_all_reduce_f64);
-    add("loom_rt_ordered_sum_f32", &loom_rt_ordered_sum_f32);
-    add("loom_rt_ordered_sum_f64", &loom_rt_ordered_sum_f64);
-    add("loom_rt_ok", &loom_rt_ok);
-    add("loom_rt_count_iteration", &loom_rt_count_iteration);
+#define LOOM_RT_FUNCTION(ID, NAME, RESULT, PARAMETERS) add(#NAME, &NAME);
+#include "loom/Runtime/RuntimeFunctions.def"
     return map;
   }();
   return symbols;

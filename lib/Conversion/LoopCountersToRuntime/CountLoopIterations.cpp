@@ -4,15 +4,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "loom/Conversion/LoomRuntimeCommon/RuntimeFunctions.h"
 #include "loom/Conversion/LoopCountersToRuntime/LoopCountersToRuntime.h"
 #include "loom/Dialect/Loom/IR/LoomOps.h"
-#include "loom/Dialect/Loom/Transforms/Passes.h"
+#include "loom/Dialect/Loom/Utils/LocationUtils.h"
+#include "loom/Dialect/Loom/Utils/ShardUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Mesh/IR/MeshOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/SymbolTable.h"
 
 namespace mlir::loom {
@@ -31,13 +31,7 @@ namespace {
 Value maskOf(scf::WhileOp loop) {
   if (!isMaskedByVmap(loop))
     return {};
-  Value cond = loop.getConditionOp().getCondition();
-  if (auto extract = cond.getDefiningOp<tensor::ExtractOp>())
-    if (auto reduce = extract.getTensor().getDefiningOp<mesh::AllReduceOp>())
-      if (auto wrap =
-              reduce.getInput().getDefiningOp<tensor::FromElementsOp>();
-          wrap && wrap.getElements().size() == 1)
-        cond = wrap.getElements()[0];
+  Value cond = lookThroughScalarAllReduce(loop.getConditionOp().getCondition());
   if (auto any = cond.getDefiningOp<AnyOp>())
     if (any.getAxis() == 0 &&
         cast<RankedTensorType>(any.getInput().getType()).getRank() == 1)
@@ -45,19 +39,8 @@ Value maskOf(scf::WhileOp loop) {
   return {};
 }
 
-std::string locationString(Location loc) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  if (auto file = dyn_cast<FileLineColLoc>(loc))
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn();
-  else
-    os << loc;
-  return s;
-}
-
 struct LoomCountLoopIterations
-    : loom::impl::LoomCountLoopIterationsBase<LoomCountLoopIterations> {
+    : mlir::loom::impl::LoomCountLoopIterationsBase<LoomCountLoopIterations> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     // Only code that runs on a mesh has a context to count into; reach the
@@ -85,16 +68,9 @@ struct LoomCountLoopIterations
     addShardContexts(module, roots);
 
     OpBuilder b(module.getContext());
-    Type i32 = b.getI32Type(), i64 = b.getI64Type();
-    auto counter = symbols.lookup<func::FuncOp>("loom_rt_count_iteration");
-    if (!counter) {
-      b.setInsertionPointToStart(module.getBody());
-      counter = b.create<func::FuncOp>(module.getLoc(),
-                                       "loom_rt_count_iteration",
-                                       b.getFunctionType({i64, i32, i64}, {}));
-      counter.setPrivate();
-      symbols.insert(counter);
-    }
+    Type i64 = b.getI64Type();
+    func::FuncOp counter = declareRuntimeFunction(
+        module, symbols, RuntimeFunction::CountIteration);
 
     SmallVector<Attribute> table;
     int32_t id = 0;
@@ -119,18 +95,17 @@ struct LoomCountLoopIterations
       }
       Value idV = b.create<arith::ConstantIntOp>(loc, id, 32);
       // Counted when the body will run, that is, when the loop goes on.
-      b.create<scf::IfOp>(loc, cond.getCondition(),
-                          [&](OpBuilder &nb, Location nl) {
-                            nb.create<func::CallOp>(
-                                nl, counter, ValueRange{ctx, idV, lanes});
-                            nb.create<scf::YieldOp>(nl);
-                          });
+      b.create<scf::IfOp>(
+          loc, cond.getCondition(), [&](OpBuilder &nb, Location nl) {
+            nb.create<func::CallOp>(nl, counter, ValueRange{ctx, idV, lanes});
+            nb.create<scf::YieldOp>(nl);
+          });
       table.push_back(b.getDictionaryAttr(
           {b.getNamedAttr("loc", b.getStringAttr(locationString(loc))),
            b.getNamedAttr("masked", b.getBoolAttr(static_cast<bool>(mask)))}));
       ++id;
     });
-    module->setAttr("loom.loops", b.getArrayAttr(table));
+    module->setAttr(LoomDialect::kLoopsAttrName, b.getArrayAttr(table));
   }
 };
 

@@ -5,7 +5,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "loom/Conversion/MeshToLoomRuntime/MeshToLoomRuntime.h"
+#include "loom/Conversion/LoomRuntimeCommon/RuntimeFunctions.h"
 #include "loom/Dialect/Loom/IR/LoomOps.h"
+#include "loom/Dialect/Loom/Utils/ShardUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -25,33 +27,20 @@ using namespace mlir::loom;
 
 namespace {
 
-/// The values of LoomReduceKind (include/loom/Runtime/ABI.h), which follow
-/// mesh::ReductionKind's numbering.
-constexpr int32_t kReduceSum = 1, kReduceMax = 2, kReduceMin = 3,
-                  kReduceAnd = 6, kReduceOr = 7;
-
 struct Lowering {
   ModuleOp module;
   SymbolTable symbols;
 
   explicit Lowering(ModuleOp module) : module(module), symbols(module) {}
 
-  func::FuncOp declare(StringRef name, FunctionType type) {
-    if (auto f = symbols.lookup<func::FuncOp>(name))
-      return f;
-    OpBuilder b(module.getBodyRegion());
-    auto f = b.create<func::FuncOp>(module.getLoc(), name, type);
-    f.setPrivate();
-    symbols.insert(f);
-    return f;
+  func::FuncOp declare(RuntimeFunction fn) {
+    return declareRuntimeFunction(module, symbols, fn);
   }
 
   /// The enclosing function's shard context.
   FailureOr<Value> context(Operation *op) {
-    auto func = op->getParentOfType<func::FuncOp>();
-    for (unsigned i = 0; func && i < func.getNumArguments(); ++i)
-      if (func.getArgAttr(i, LoomDialect::kContextAttrName))
-        return func.getArgument(i);
+    if (Value ctx = getEnclosingShardContext(op))
+      return ctx;
     return op->emitError()
            << "collective outside a function with a shard context (run "
            << "-loom-shard, which adds the loom.context argument)";
@@ -66,46 +55,46 @@ struct Lowering {
                             << " across shards is not supported (at most 16 "
                             << "elements of static shape)";
     bool isFloat = isa<FloatType>(elem);
-    int32_t kind;
+    LoomReduceKind kind;
     switch (op.getReduction()) {
     case mesh::ReductionKind::Sum:
-      kind = kReduceSum;
+      kind = LOOM_REDUCE_SUM;
       break;
     case mesh::ReductionKind::Max:
-      kind = kReduceMax;
+      kind = LOOM_REDUCE_MAX;
       break;
     case mesh::ReductionKind::Min:
-      kind = kReduceMin;
+      kind = LOOM_REDUCE_MIN;
       break;
     case mesh::ReductionKind::BitwiseAnd:
-      kind = kReduceAnd;
+      kind = LOOM_REDUCE_AND;
       break;
     case mesh::ReductionKind::BitwiseOr:
-      kind = kReduceOr;
+      kind = LOOM_REDUCE_OR;
       break;
     default:
-      return op.emitError() << "reduction "
-                            << mesh::stringifyReductionKind(op.getReduction())
-                            << " across shards is not supported";
+      return op.emitError()
+             << "reduction " << mesh::stringifyReductionKind(op.getReduction())
+             << " across shards is not supported";
     }
-    if (isFloat && kind == kReduceSum)
+    if (isFloat && kind == LOOM_REDUCE_SUM)
       return op.emitError() << "a float sum across shards must add in lane "
                             << "order: loom-shard writes it as a sum over "
                             << "mesh.all_gather";
-    std::string suffix;
+    RuntimeFunction callee;
     if (elem.isInteger(1))
-      suffix = "i1";
+      callee = RuntimeFunction::AllReduceI1;
     else if (elem.isSignlessInteger(32))
-      suffix = "i32";
+      callee = RuntimeFunction::AllReduceI32;
     else if (elem.isSignlessInteger(64))
-      suffix = "i64";
+      callee = RuntimeFunction::AllReduceI64;
     else if (elem.isF32())
-      suffix = "f32";
+      callee = RuntimeFunction::AllReduceF32;
     else if (elem.isF64())
-      suffix = "f64";
+      callee = RuntimeFunction::AllReduceF64;
     else
-      return op.emitError() << "all-reduce of " << elem
-                            << " across shards is not supported";
+      return op.emitError()
+             << "all-reduce of " << elem << " across shards is not supported";
     FailureOr<Value> ctx = context(op);
     if (failed(ctx))
       return failure();
@@ -113,10 +102,7 @@ struct Lowering {
     OpBuilder b(op);
     Location loc = op.getLoc();
     Type i32 = b.getI32Type();
-    Type carrier = elem.isInteger(1) ? i32 : elem;
-    func::FuncOp fn = declare(
-        "loom_rt_all_reduce_" + suffix,
-        b.getFunctionType({b.getI64Type(), i32, carrier}, {carrier}));
+    func::FuncOp fn = declare(callee);
     Value kindV = b.create<arith::ConstantIntOp>(loc, kind, 32);
     SmallVector<Value> elements;
     for (int64_t flat = 0; flat < type.getNumElements(); ++flat) {
@@ -128,15 +114,15 @@ struct Lowering {
         rest /= type.getDimSize(d);
       }
       Value v = b.create<tensor::ExtractOp>(loc, op.getInput(), index);
+      // An i1 travels as an i32 0 or 1: the C ABI has no i1.
       if (elem.isInteger(1))
         v = b.create<arith::ExtUIOp>(loc, i32, v);
       Value r = b.create<func::CallOp>(loc, fn, ValueRange{*ctx, kindV, v})
                     .getResult(0);
       // 1 is true; 0 is false, and so is -1, the aborted mesh's answer.
       if (elem.isInteger(1))
-        r = b.create<arith::CmpIOp>(
-            loc, arith::CmpIPredicate::eq, r,
-            b.create<arith::ConstantIntOp>(loc, 1, 32));
+        r = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, r,
+                                    b.create<arith::ConstantIntOp>(loc, 1, 32));
       elements.push_back(r);
     }
     Value whole = b.create<tensor::FromElementsOp>(loc, type, elements);
@@ -167,10 +153,8 @@ struct Lowering {
     OpBuilder b(op);
     Location loc = op.getLoc();
     Type i64 = b.getI64Type();
-    func::FuncOp fn =
-        declare(elem.isF32() ? "loom_rt_ordered_sum_f32"
-                             : "loom_rt_ordered_sum_f64",
-                b.getFunctionType({i64, i64, i64}, {elem}));
+    func::FuncOp fn = declare(elem.isF32() ? RuntimeFunction::OrderedSumF32
+                                           : RuntimeFunction::OrderedSumF64);
     // The runtime reads the lanes through a pointer: the buffer's aligned
     // base plus its offset, in elements (a slice keeps unit stride). The
     // memref keeps the tensor's shape, static or not: to_memref verifies
@@ -184,8 +168,8 @@ struct Lowering {
                                                     /*read_only=*/true);
     auto meta = b.create<memref::ExtractStridedMetadataOp>(loc, mem);
     Value base = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, mem);
-    Value bytes = b.create<arith::ConstantIndexOp>(
-        loc, elem.getIntOrFloatBitWidth() / 8);
+    Value bytes =
+        b.create<arith::ConstantIndexOp>(loc, elem.getIntOrFloatBitWidth() / 8);
     Value addr = b.create<arith::AddIOp>(
         loc, base, b.create<arith::MulIOp>(loc, meta.getOffset(), bytes));
     Value count = meta.getSizes()[0];
@@ -205,13 +189,13 @@ struct Lowering {
 };
 
 struct ConvertMeshToLoomRuntime
-    : loom::impl::ConvertMeshToLoomRuntimeBase<ConvertMeshToLoomRuntime> {
+    : mlir::loom::impl::ConvertMeshToLoomRuntimeBase<ConvertMeshToLoomRuntime> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Lowering lowering(module);
     SmallVector<Operation *> collectives;
     module.walk([&](Operation *op) {
-      if (isa<mesh::AllReduceOp, mesh::AllGatherOp>(op))
+      if (isShardCollective(op))
         collectives.push_back(op);
     });
     for (Operation *op : collectives) {

@@ -6,9 +6,10 @@
 
 #include "loom/Dialect/Loom/IR/LoomOps.h"
 #include "loom/Dialect/Loom/Transforms/Passes.h"
+#include "loom/Dialect/Loom/Utils/LocationUtils.h"
+#include "loom/Dialect/Loom/Utils/ShardUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Mesh/IR/MeshOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -24,30 +25,15 @@ namespace {
 
 /// The collective that decides a loop: `scf.condition(extract(all_reduce(
 /// from_elements(p))))`, as loom-shard builds it for a predicate.
-struct PredicateCollective {
-  mesh::AllReduceOp reduce;
-  Value local; // p, this shard's own predicate
-};
-
-std::optional<PredicateCollective> matchPredicate(scf::WhileOp loop) {
-  Value cond = loop.getConditionOp().getCondition();
-  auto extract = cond.getDefiningOp<tensor::ExtractOp>();
-  if (!extract)
-    return std::nullopt;
-  auto reduce = extract.getTensor().getDefiningOp<mesh::AllReduceOp>();
-  if (!reduce)
-    return std::nullopt;
-  auto wrap = reduce.getInput().getDefiningOp<tensor::FromElementsOp>();
-  if (!wrap || wrap.getElements().size() != 1)
-    return std::nullopt;
-  return PredicateCollective{reduce, wrap.getElements()[0]};
+std::optional<ScalarAllReduce> matchPredicate(scf::WhileOp loop) {
+  return matchScalarAllReduce(loop.getConditionOp().getCondition());
 }
 
 /// The first collective inside `loop` other than `except`, if any.
 Operation *otherCollective(scf::WhileOp loop, Operation *except) {
   Operation *found = nullptr;
   loop->walk([&](Operation *op) {
-    if (op != except && isa<mesh::AllReduceOp, mesh::AllGatherOp>(op)) {
+    if (op != except && isShardCollective(op)) {
       found = op;
       return WalkResult::interrupt();
     }
@@ -57,26 +43,18 @@ Operation *otherCollective(scf::WhileOp loop, Operation *except) {
 }
 
 std::string describe(Operation *collective) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
   // Name what the collective reduces: the loom op it serves.
   Operation *user = collective;
   for (Operation *u : collective->getResult(0).getUsers())
-    if (u->getDialect() && u->getDialect()->getNamespace() == "loom")
+    if (isa_and_nonnull<LoomDialect>(u->getDialect()))
       user = u;
   if (auto input = collective->getOperand(0).getDefiningOp();
-      input && input->getDialect() &&
-      input->getDialect()->getNamespace() == "tensor")
+      input && isa_and_nonnull<tensor::TensorDialect>(input->getDialect()))
     if (auto src = input->getOperand(0).getDefiningOp())
       user = src;
-  os << user->getName() << " at ";
-  Location loc = user->getLoc();
-  if (auto file = dyn_cast<FileLineColLoc>(loc))
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn();
-  else
-    os << loc;
-  return s;
+  return (user->getName().getStringRef() + " at " +
+          locationString(user->getLoc()))
+      .str();
 }
 
 struct LoomLocalizeLoops
@@ -90,9 +68,8 @@ struct LoomLocalizeLoops
     else if (loopSync == "local")
       mode = LoopSync::Local;
     else if (loopSync != "auto") {
-      getOperation().emitError()
-          << "unknown loop-sync mode '" << loopSync
-          << "' (expected auto, global or local)";
+      getOperation().emitError() << "unknown loop-sync mode '" << loopSync
+                                 << "' (expected auto, global or local)";
       return signalPassFailure();
     }
 
@@ -108,12 +85,12 @@ struct LoomLocalizeLoops
   }
 
   LogicalResult visit(scf::WhileOp loop, std::optional<LoopSync> mode) {
-    std::optional<PredicateCollective> pred = matchPredicate(loop);
+    std::optional<ScalarAllReduce> pred = matchPredicate(loop);
     if (!pred)
       return success();
     bool pinned = false;
-    if (auto attr = loop->getAttrOfType<LoopSyncAttr>(
-            LoomDialect::kLoopSyncAttrName)) {
+    if (auto attr =
+            loop->getAttrOfType<LoopSyncAttr>(LoomDialect::kLoopSyncAttrName)) {
       mode = attr.getValue();
       pinned = true;
     }
@@ -160,16 +137,12 @@ struct LoomLocalizeLoops
     // scf.condition(all_reduce(p)) => scf.condition(p): in a masked loop
     // finished lanes keep their values, so stopping when this shard's lanes
     // are done changes nothing but the time.
-    auto extract =
-        loop.getConditionOp().getCondition().getDefiningOp<tensor::ExtractOp>();
     loop.getConditionOp().getConditionMutable().assign(pred->local);
-    Operation *wrap = pred->reduce.getInput().getDefiningOp();
-    if (extract->use_empty())
-      extract->erase();
-    if (pred->reduce->use_empty())
-      pred->reduce->erase();
-    if (wrap->use_empty())
-      wrap->erase();
+    for (Operation *op :
+         {pred->extract.getOperation(), pred->reduce.getOperation(),
+          pred->wrap.getOperation()})
+      if (op->use_empty())
+        op->erase();
     loop.emitRemark() << "loop-sync local" << how
                       << ": each shard reduces its own lanes' predicate and "
                       << "stops when they are done; nothing else in the "
@@ -179,9 +152,3 @@ struct LoomLocalizeLoops
 };
 
 } // namespace
-
-bool mlir::loom::isMaskedByVmap(Operation *loop) {
-  auto strategy =
-      loop->getAttrOfType<LoopStrategyAttr>(LoomDialect::kStrategyAttrName);
-  return strategy && strategy.getValue() == LoopStrategy::Masked;
-}

@@ -16,8 +16,9 @@
 #include "ShardAxes.h"
 
 #include "loom/Dialect/Loom/IR/LoomOps.h"
-#include "loom/Support/Limits.h"
 #include "loom/Dialect/Loom/Transforms/Passes.h"
+#include "loom/Dialect/Loom/Utils/ShardUtils.h"
+#include "loom/Support/Limits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -26,7 +27,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/SymbolTable.h"
 
 namespace mlir::loom {
 #define GEN_PASS_DEF_LOOMSHARD
@@ -66,9 +66,8 @@ struct LoomShard : mlir::loom::impl::LoomShardBase<LoomShard> {
         if (!axis)
           continue;
         if (axis.getInt() != 0) {
-          func.emitError() << "argument #" << i << " of @"
-                           << func.getSymName() << " is batched along axis "
-                           << axis.getInt()
+          func.emitError() << "argument #" << i << " of @" << func.getSymName()
+                           << " is batched along axis " << axis.getInt()
                            << ", but loom-shard splits axis 0 only (batch it "
                            << "along axis 0: in_axes 0)";
           return signalPassFailure();
@@ -143,8 +142,7 @@ struct LoomShard : mlir::loom::impl::LoomShardBase<LoomShard> {
         if (split && !entry.getResultAttr(i, LoomDialect::kBatchAxisAttrName))
           entry.setResultAttr(i, LoomDialect::kBatchAxisAttrName,
                               builder.getI64IntegerAttr(0));
-        if (entry.getResultAttr(i, LoomDialect::kBatchAxisAttrName) &&
-            !split) {
+        if (entry.getResultAttr(i, LoomDialect::kBatchAxisAttrName) && !split) {
           ret->emitError() << "result #" << i << " of @" << entry.getSymName()
                            << " is marked batched but does not depend on "
                            << "the batched arguments";
@@ -221,28 +219,22 @@ struct LoomShard : mlir::loom::impl::LoomShardBase<LoomShard> {
       r.op->setOperand(0, gathered.getResult());
       return success();
     }
-    mesh::ReductionKind kind =
-        llvm::StringSwitch<mesh::ReductionKind>(r.kind)
-            .Case("any", mesh::ReductionKind::BitwiseOr)
-            .Case("all", mesh::ReductionKind::BitwiseAnd)
-            .Case("max", mesh::ReductionKind::Max)
-            .Case("min", mesh::ReductionKind::Min)
-            .Default(mesh::ReductionKind::Sum);
+    mesh::ReductionKind kind = llvm::StringSwitch<mesh::ReductionKind>(r.kind)
+                                   .Case("any", mesh::ReductionKind::BitwiseOr)
+                                   .Case("all", mesh::ReductionKind::BitwiseAnd)
+                                   .Case("max", mesh::ReductionKind::Max)
+                                   .Case("min", mesh::ReductionKind::Min)
+                                   .Default(mesh::ReductionKind::Sum);
     b.setInsertionPointAfter(r.op);
-    Value local = result;
-    bool scalar = !isa<RankedTensorType>(result.getType());
-    if (scalar)
-      local = b.create<tensor::FromElementsOp>(
-          loc, RankedTensorType::get({1}, result.getType()), result);
-    auto reduced = b.create<mesh::AllReduceOp>(loc, local, meshName, axes,
-                                               kind);
-    Value whole = reduced.getResult();
-    if (scalar)
-      whole = b.create<tensor::ExtractOp>(
-          loc, whole, ValueRange{b.create<arith::ConstantIndexOp>(loc, 0)});
-    result.replaceAllUsesExcept(whole, local.getDefiningOp() != r.op
-                                           ? local.getDefiningOp()
-                                           : reduced.getOperation());
+    if (!isa<RankedTensorType>(result.getType())) {
+      ScalarAllReduce reduced =
+          buildScalarAllReduce(b, loc, result, meshName, kind);
+      result.replaceAllUsesExcept(reduced.whole(), reduced.wrap);
+      return success();
+    }
+    auto reduced =
+        b.create<mesh::AllReduceOp>(loc, result, meshName, axes, kind);
+    result.replaceAllUsesExcept(reduced.getResult(), reduced);
     return success();
   }
 
@@ -251,7 +243,7 @@ struct LoomShard : mlir::loom::impl::LoomShardBase<LoomShard> {
   void addContexts(ModuleOp module, ArrayRef<func::FuncOp> entries) {
     SmallVector<func::FuncOp> roots(entries.begin(), entries.end());
     module.walk([&](Operation *op) {
-      if (isa<mesh::AllReduceOp, mesh::AllGatherOp>(op))
+      if (isShardCollective(op))
         roots.push_back(op->getParentOfType<func::FuncOp>());
     });
     addShardContexts(module, roots);
@@ -259,69 +251,3 @@ struct LoomShard : mlir::loom::impl::LoomShardBase<LoomShard> {
 };
 
 } // namespace
-
-LogicalResult mlir::loom::checkNotYetSharded(ModuleOp module) {
-  WalkResult result = module.walk([&](Operation *op) {
-    if (auto func = dyn_cast<func::FuncOp>(op)) {
-      for (unsigned i = 0; i < func.getNumArguments(); ++i)
-        if (func.getArgAttr(i, LoomDialect::kContextAttrName)) {
-          mlir::emitError(func.getArgument(i).getLoc())
-              << "argument #" << i << " of @" << func.getSymName()
-              << " carries loom.context, which only Loom's own sharding adds "
-              << "(the shard context is not a program input): remove it, "
-              << "and give Loom the program from before loom-shard";
-          return WalkResult::interrupt();
-        }
-      return WalkResult::advance();
-    }
-    if (isa_and_nonnull<mesh::MeshDialect>(op->getDialect()) &&
-        !isa<mesh::MeshOp>(op)) {
-      op->emitError() << "'" << op->getName()
-                      << "' is a collective only Loom's own sharding adds: "
-                      << "give Loom the program from before loom-shard";
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return failure(result.wasInterrupted());
-}
-
-Value mlir::loom::getShardContext(func::FuncOp func) {
-  for (unsigned i = 0; i < func.getNumArguments(); ++i)
-    if (func.getArgAttr(i, LoomDialect::kContextAttrName))
-      return func.getArgument(i);
-  return {};
-}
-
-void mlir::loom::addShardContexts(ModuleOp module,
-                                  ArrayRef<func::FuncOp> roots) {
-  SetVector<func::FuncOp> needs(roots.begin(), roots.end());
-  // Callers of functions that need a context need one too.
-  SymbolTable symbols(module);
-  for (bool grew = true; grew;) {
-    grew = false;
-    module.walk([&](func::CallOp call) {
-      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
-      if (callee && needs.contains(callee))
-        grew |= needs.insert(call->getParentOfType<func::FuncOp>());
-    });
-  }
-  Builder b(module.getContext());
-  DenseSet<func::FuncOp> added;
-  for (func::FuncOp func : needs) {
-    if (getShardContext(func))
-      continue;
-    func.insertArgument(func.getNumArguments(), b.getI64Type(),
-                        b.getDictionaryAttr(b.getNamedAttr(
-                            LoomDialect::kContextAttrName, b.getUnitAttr())),
-                        func.getLoc());
-    added.insert(func);
-  }
-  module.walk([&](func::CallOp call) {
-    auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
-    if (!callee || !added.contains(callee))
-      return;
-    call->insertOperands(call->getNumOperands(),
-                         getShardContext(call->getParentOfType<func::FuncOp>()));
-  });
-}
