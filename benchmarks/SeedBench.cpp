@@ -45,6 +45,7 @@
 
 #include "baseline/Seed.h"
 #include "loom/Loom.h"
+#include "loom/Runtime/Mesh.h"
 #include "loom/Support/Threefry.h"
 
 #include <benchmark/benchmark.h>
@@ -177,14 +178,6 @@ std::map<std::string, HostBuffer> inputsFor(const Workload &w, int64_t begin,
   return in;
 }
 
-/// Lanes [begin, end) of shard `s` of `n`: the even split, remainder first,
-/// as the mesh does it.
-std::pair<int64_t, int64_t> laneRange(int64_t batch, int s, int n) {
-  int64_t base = batch / n, extra = batch % n;
-  int64_t begin = s * base + std::min<int64_t>(s, extra);
-  return {begin, begin + base + (s < extra ? 1 : 0)};
-}
-
 //===----------------------------------------------------------------------===//
 // The hand-written baseline
 //===----------------------------------------------------------------------===//
@@ -246,7 +239,7 @@ void runBaseline(const Workload &w, int threads, BaselineOut &out) {
     return baselineLanes(w, 0, w.batch, out);
   std::vector<std::thread> pool;
   for (int s = 0; s < threads; ++s) {
-    auto [b, e] = laneRange(w.batch, s, threads);
+    auto [b, e] = loom::splitLanes(w.batch, threads, s);
     pool.emplace_back([&w, &out, b = b, e = e] { baselineLanes(w, b, e, out); });
   }
   for (auto &t : pool)
@@ -469,7 +462,7 @@ void benchPerShard(benchmark::State &state, const Workload *w, int threads,
       compiled(*w, {1, loom::LoopSync::Auto, loom::Divergent::Auto});
   std::vector<std::map<std::string, HostBuffer>> parts;
   for (int s = 0; s < threads; ++s) {
-    auto [b, e] = laneRange(w->batch, s, threads);
+    auto [b, e] = loom::splitLanes(w->batch, threads, s);
     parts.push_back(inputsFor(*w, b, e));
   }
   std::vector<Outputs> outs(threads);

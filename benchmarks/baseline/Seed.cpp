@@ -41,11 +41,6 @@ static float sinF(float x, MathMode math) {
     return ::sinf(x);
   return static_cast<float>(std::sin(double(x)));
 }
-static float log1pF(float x, MathMode math) {
-  if (math == MathMode::Libm)
-    return ::log1pf(x);
-  return static_cast<float>(std::log1p(double(x)));
-}
 static float powF(float x, float y, MathMode math) {
   if (math == MathMode::Libm)
     return ::powf(x, y);
@@ -93,20 +88,9 @@ float uniform(Key key, float minval, float maxval) {
 }
 
 float erfInv(float x, MathMode math) {
-  float w = -log1pF(-(x * x), math);
-  bool small = w < 5.0f;
-  const float *c =
-      small ? erfinv::kFloat32Central.data() : erfinv::kFloat32Tail.data();
-  w = small ? w - 2.5f : std::sqrt(w) - 3.0f;
-  float p = c[0];
-  for (int i = 1; i < 9; ++i) {
-    float pw = p * w;
-    p = c[i] + pw;
-  }
-  // The polynomial is indeterminate at the poles.
-  if (std::fabs(x) == 1.0f)
-    return x * kInf;
-  return p * x;
+  return erfinv::erfInv32(x, math == MathMode::Libm
+                                 ? erfinv::Log1p::Libm
+                                 : erfinv::Log1p::CorrectlyRounded);
 }
 
 float normal(Key key, MathMode math) {

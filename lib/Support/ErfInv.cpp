@@ -1,4 +1,4 @@
-//===- ErfInv.cpp - XLA's float64 erfinv on the host ----------------------===//
+//===- ErfInv.cpp - XLA's erfinv on the host ------------------------------===//
 //
 // Part of the Loom project.
 //
@@ -63,6 +63,23 @@ const std::array<double, 17> kAbove16 = {
     7.5995277030017761139e-05,  -0.00021503011930044477347,
     -0.00013871931833623122026, 1.0103004648645343977,
     4.8499064014085844221};
+
+float erfInv32(float x, Log1p log1p) {
+  float arg = -x * x;
+  float w = -(log1p == Log1p::Libm
+                  ? std::log1p(arg)
+                  : static_cast<float>(std::log1p(static_cast<double>(arg))));
+  bool central = w < 5.0f;
+  const float *c = central ? kFloat32Central.data() : kFloat32Tail.data();
+  w = central ? w - 2.5f : std::sqrt(w) - 3.0f;
+  float p = c[0];
+  for (size_t i = 1; i < kFloat32Central.size(); ++i)
+    p = c[i] + p * w;
+  // The polynomial is indeterminate at the poles.
+  if (std::fabs(x) == 1.0f)
+    return x * std::numeric_limits<float>::infinity();
+  return p * x;
+}
 
 double erfInv64(double x) {
   // XLA evaluates one Horner chain of per-lane selected coefficients whose

@@ -6,6 +6,7 @@
 
 #include "loom/Conversion/LoomToStandard/LoomToStandard.h"
 #include "loom/Dialect/Loom/IR/LoomDialect.h"
+#include "loom/Dialect/Loom/IR/LoomOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -31,11 +32,9 @@ struct ConvertLoomToStandard
     ModuleOp module = getOperation();
     // A loom.vmap left here means loom-vmap did not run: say so at the op
     // rather than failing later with "failed to legalize".
-    WalkResult unexpanded = module.walk([](Operation *op) {
-      if (op->getName().getStringRef() != "loom.vmap")
-        return WalkResult::advance();
-      op->emitError() << "loom.vmap must be expanded by -loom-vmap before "
-                      << "lowering";
+    WalkResult unexpanded = module.walk([](VmapOp op) {
+      op.emitError() << "loom.vmap must be expanded by -loom-vmap before "
+                     << "lowering";
       return WalkResult::interrupt();
     });
     if (unexpanded.wasInterrupted())

@@ -237,29 +237,8 @@ std::vector<int32_t> randint(Key key, size_t n, int32_t minval, int32_t maxval,
   return out;
 }
 
-/// How ErfInv32 evaluates log1p: the C library's float function (what the
-/// JIT calls, via convert-math-to-libm), or the correctly rounded value.
-enum class Log1p { Libm, CorrectlyRounded };
-
-/// XLA's ErfInv32 (Giles' single-precision polynomials in w = -log1p(-x*x)),
-/// operation for operation in float32.
-float erfInv32(float x, Log1p log1p) {
-  float arg = -x * x;
-  float l = log1p == Log1p::Libm
-                ? std::log1p(arg)
-                : static_cast<float>(std::log1p(static_cast<double>(arg)));
-  float w = -l;
-  bool central = w < 5.0f;
-  const float *c = central ? loom::erfinv::kFloat32Central.data()
-                           : loom::erfinv::kFloat32Tail.data();
-  w = central ? w - 2.5f : std::sqrt(w) - 3.0f;
-  float p = c[0];
-  for (int i = 1; i < 9; ++i)
-    p = c[i] + p * w;
-  if (std::fabs(x) == 1.0f)
-    return x * std::numeric_limits<float>::infinity();
-  return p * x;
-}
+using loom::erfinv::erfInv32;
+using loom::erfinv::Log1p;
 
 /// `_normal_real`: sqrt(2) * erfinv(u), u uniform in [nextafter(-1, 0), 1).
 float normalFromBits(uint32_t bits, Log1p log1p) {
