@@ -43,9 +43,10 @@ SmallVector<Value> BatchednessAnalysis::getReasonChain(Value value) const {
   SmallVector<Value> chain;
   auto batchedFn = [&](Value v) { return isBatched(v); };
   // Every reason points at a value that was batched strictly earlier, so the
-  // chain cannot cycle; the bound only guards against a broken invariant.
-  for (unsigned steps = 0; value && isBatched(value) && steps < 100000;
-       ++steps) {
+  // chain cannot cycle; should that invariant break, it ends where it would
+  // revisit a value.
+  DenseSet<Value> seen;
+  while (value && isBatched(value) && seen.insert(value).second) {
     chain.push_back(value);
     auto it = reasons.find(value);
     if (it == reasons.end())
