@@ -18,7 +18,6 @@
 #include "loom/Dialect/Loom/Utils/ShardUtils.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Dialect/Mesh/IR/MeshOps.h"
 
 using namespace loom;
 using namespace loom::detail;
