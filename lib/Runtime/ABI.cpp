@@ -82,7 +82,7 @@ extern "C" {
 int32_t loom_rt_all_reduce_i1(int64_t handle, int32_t kind, int32_t value) {
   ShardContext &ctx = ShardContext::fromAbiHandle(handle);
   ++ctx.stats.collectives;
-  if (!checkKind(ctx, "loom_rt_all_reduce_i1", kind,
+  if (!checkKind(ctx, __func__, kind,
                  kind == LOOM_REDUCE_OR || kind == LOOM_REDUCE_AND,
                  "OR or AND"))
     return -1;
@@ -96,7 +96,7 @@ int32_t loom_rt_all_reduce_i1(int64_t handle, int32_t kind, int32_t value) {
 int32_t loom_rt_all_reduce_i32(int64_t handle, int32_t kind, int32_t value) {
   ShardContext &ctx = ShardContext::fromAbiHandle(handle);
   ++ctx.stats.collectives;
-  if (!checkKind(ctx, "loom_rt_all_reduce_i32", kind, isIntKind(kind),
+  if (!checkKind(ctx, __func__, kind, isIntKind(kind),
                  "SUM, MAX, MIN, AND or OR"))
     return value;
   int64_t reduced = value;
@@ -109,7 +109,7 @@ int32_t loom_rt_all_reduce_i32(int64_t handle, int32_t kind, int32_t value) {
 int64_t loom_rt_all_reduce_i64(int64_t handle, int32_t kind, int64_t value) {
   ShardContext &ctx = ShardContext::fromAbiHandle(handle);
   ++ctx.stats.collectives;
-  if (!checkKind(ctx, "loom_rt_all_reduce_i64", kind, isIntKind(kind),
+  if (!checkKind(ctx, __func__, kind, isIntKind(kind),
                  "SUM, MAX, MIN, AND or OR"))
     return value;
   int64_t reduced = value;
@@ -121,21 +121,21 @@ int64_t loom_rt_all_reduce_i64(int64_t handle, int32_t kind, int64_t value) {
 float loom_rt_all_reduce_f32(int64_t handle, int32_t kind, float value) {
   // f32 -> f64 is exact and MAX/MIN pick an operand, so the way back is
   // exact too.
-  return allReduceFloat(handle, "loom_rt_all_reduce_f32", kind, value);
+  return allReduceFloat(handle, __func__, kind, value);
 }
 
 double loom_rt_all_reduce_f64(int64_t handle, int32_t kind, double value) {
-  return allReduceFloat(handle, "loom_rt_all_reduce_f64", kind, value);
+  return allReduceFloat(handle, __func__, kind, value);
 }
 
 float loom_rt_ordered_sum_f32(int64_t handle, const float *values,
                               int64_t count) {
-  return orderedSum(handle, "loom_rt_ordered_sum_f32", values, count);
+  return orderedSum(handle, __func__, values, count);
 }
 
 double loom_rt_ordered_sum_f64(int64_t handle, const double *values,
                                int64_t count) {
-  return orderedSum(handle, "loom_rt_ordered_sum_f64", values, count);
+  return orderedSum(handle, __func__, values, count);
 }
 
 int32_t loom_rt_ok(int64_t handle) {
