@@ -252,8 +252,8 @@ void runBaseline(const Workload &w, int threads, BaselineOut &out) {
 
 struct Variant {
   int shards;
-  loom::LoopSync sync;
-  loom::Divergent divergent;
+  loom::LoopSyncPolicy sync;
+  loom::DivergentPolicy divergent;
 };
 
 std::string variantKey(const Workload &w, const Variant &v) {
@@ -305,8 +305,8 @@ const Outputs &reference(const Workload &w) {
   auto it = refs.find(&w);
   if (it != refs.end())
     return it->second;
-  const Compiled &c = compiled(
-      w, {1, loom::LoopSync::Auto, loom::Divergent::Auto});
+  const Compiled &c =
+      compiled(w, {1, loom::LoopSyncPolicy::Auto, loom::DivergentPolicy::Auto});
   return refs.emplace(&w, callWhole(*c.exe, w)).first->second;
 }
 
@@ -345,7 +345,7 @@ Measured measureCounters(const Workload &w, const Variant &v,
   loom::Counters mine = orDie(timed.counters(), "reading counters");
   for (int64_t c : mine.collectives)
     m.collectives = std::max(m.collectives, static_cast<double>(c));
-  if (v.divergent == loom::Divergent::PerLane)
+  if (v.divergent == loom::DivergentPolicy::PerLane)
     return m; // no masked loop to count
 
   loom::CompileOptions options;
@@ -420,7 +420,8 @@ void benchVariant(benchmark::State &state, const Workload *w, Variant v,
   double seconds = std::chrono::duration<double>(Clock::now() - start).count() /
                    static_cast<double>(state.iterations());
   std::string group = groupKey(*w, v.shards);
-  if (v.sync == loom::LoopSync::Auto && v.divergent == loom::Divergent::Auto)
+  if (v.sync == loom::LoopSyncPolicy::Auto &&
+      v.divergent == loom::DivergentPolicy::Auto)
     lastAuto[group] = seconds;
   setRatios(state, group, seconds);
   state.counters["compile_ms"] = 1e3 * c.compileSeconds;
@@ -458,8 +459,8 @@ void benchBaseline(benchmark::State &state, const Workload *w, int threads) {
 /// `threads` std::threads, each calling it on its part of the batch.
 void benchPerShard(benchmark::State &state, const Workload *w, int threads,
                    std::string name) {
-  const Compiled &c =
-      compiled(*w, {1, loom::LoopSync::Auto, loom::Divergent::Auto});
+  const Compiled &c = compiled(
+      *w, {1, loom::LoopSyncPolicy::Auto, loom::DivergentPolicy::Auto});
   std::vector<std::map<std::string, HostBuffer>> parts;
   for (int s = 0; s < threads; ++s) {
     auto [b, e] = loom::splitLanes(w->batch, threads, s);
@@ -500,37 +501,14 @@ void benchPerShard(benchmark::State &state, const Workload *w, int threads,
   state.counters["lanes"] = static_cast<double>(w->batch);
 }
 
-const char *syncWord(loom::LoopSync s) {
-  switch (s) {
-  case loom::LoopSync::Auto:
-    return "auto";
-  case loom::LoopSync::Global:
-    return "global";
-  case loom::LoopSync::Local:
-    return "local";
-  }
-  return "?";
-}
-const char *divWord(loom::Divergent d) {
-  switch (d) {
-  case loom::Divergent::Auto:
-    return "auto";
-  case loom::Divergent::Masked:
-    return "masked";
-  case loom::Divergent::PerLane:
-    return "per-lane";
-  }
-  return "?";
-}
-
 benchmark::internal::Benchmark *configure(benchmark::internal::Benchmark *b) {
   return b->Unit(benchmark::kMillisecond)->UseRealTime();
 }
 
 /// Names are workload/sN/sync:X/div:Y, baseline as workload/sN/baseline.
 void registerAll() {
-  using LS = loom::LoopSync;
-  using D = loom::Divergent;
+  using LS = loom::LoopSyncPolicy;
+  using D = loom::DivergentPolicy;
   for (const Workload &w : workloads()) {
     for (int shards : {1, 2, 10}) {
       std::string prefix = w.name + "/s" + std::to_string(shards) + "/";
@@ -547,8 +525,8 @@ void registerAll() {
             variants.push_back({shards, s, d});
       variants.push_back({shards, LS::Auto, D::PerLane});
       for (const Variant &v : variants) {
-        std::string name = prefix + "sync:" + syncWord(v.sync) +
-                           "/div:" + divWord(v.divergent);
+        std::string name = prefix + "sync:" + loom::toString(v.sync) +
+                           "/div:" + loom::toString(v.divergent);
         configure(benchmark::RegisterBenchmark(name.c_str(), benchVariant, &w,
                                                v, name));
       }
@@ -575,7 +553,7 @@ int peakMemory(int64_t batch, const std::string &path) {
   Workload w = makeWorkload("ode", Program::Ode, batch, true);
   double withInputs = maxRssMiB();
   const Compiled &c =
-      compiled(w, {1, loom::LoopSync::Auto, loom::Divergent::Auto});
+      compiled(w, {1, loom::LoopSyncPolicy::Auto, loom::DivergentPolicy::Auto});
   double compiledRss = maxRssMiB();
   auto start = Clock::now();
   {

@@ -23,6 +23,7 @@
 #define LOOM_LOOM_H
 
 #include "loom/Runtime/HostBuffer.h"
+#include "loom/Support/Policies.h"
 #include "loom/Support/Status.h"
 
 #include <cstdint>
@@ -38,16 +39,10 @@ namespace loom {
 /// Where the compiled program runs.
 enum class Backend { CPU, GPU, MPI };
 
-/// Lowering of while loops whose predicate differs between lanes.
-enum class Divergent { Auto, Masked, PerLane };
-
-/// Predicate synchronisation of loops once sharded.
-enum class LoopSync { Auto, Global, Local };
-
-/// Parses the words used on command lines ("cpu", "masked", "per-lane", ...).
+/// Parses the words used on command lines ("cpu", "gpu", "mpi"); the
+/// policies' words are parsed by parseDivergentPolicy and
+/// parseLoopSyncPolicy (loom/Support/Policies.h).
 Result<Backend> parseBackend(const std::string &word);
-Result<Divergent> parseDivergent(const std::string &word);
-Result<LoopSync> parseLoopSync(const std::string &word);
 
 struct CompileOptions {
   /// The function to call.
@@ -55,8 +50,8 @@ struct CompileOptions {
   Backend backend = Backend::CPU;
   /// Number of shards; 0 takes it from the program's mesh, or 1.
   int shards = 0;
-  Divergent divergent = Divergent::Auto;
-  LoopSync loopSync = LoopSync::Auto;
+  DivergentPolicy divergent = DivergentPolicy::Auto;
+  LoopSyncPolicy loopSync = LoopSyncPolicy::Auto;
   /// Allow a*b+c to become a fused multiply-add. Off by default, so every
   /// strategy and shard count computes the same bits.
   bool fpContraction = false;

@@ -16,12 +16,13 @@
 #include "loom/Dialect/Loom/Transforms/Passes.h"
 #include "loom/Dialect/Loom/Utils/ShardUtils.h"
 #include "loom/InitAllDialects.h"
+#include "loom/Pipelines/Pipelines.h"
 #include "loom/Support/Limits.h"
+#include "loom/Transforms/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -100,18 +101,6 @@ void keepReachable(mlir::ModuleOp module, mlir::func::FuncOp entry) {
       func.erase();
 }
 
-std::string divergentWord(Divergent d) {
-  switch (d) {
-  case Divergent::Auto:
-    return "auto";
-  case Divergent::Masked:
-    return "masked";
-  case Divergent::PerLane:
-    return "per-lane";
-  }
-  return "auto";
-}
-
 Status checkOptions(const CompileOptions &options) {
   if (options.shards < 0 || options.shards > kMaxShards)
     return Status::error("shards must be 1 to " + std::to_string(kMaxShards) +
@@ -123,25 +112,11 @@ Status checkOptions(const CompileOptions &options) {
   return Status::success();
 }
 
-std::string loopSyncWord(LoopSync l) {
-  switch (l) {
-  case LoopSync::Auto:
-    return "auto";
-  case LoopSync::Global:
-    return "global";
-  case LoopSync::Local:
-    return "local";
-  }
-  return "auto";
-}
-
 void initializeLLVMOnce() {
   static std::once_flag once;
   std::call_once(once, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
-    // The pipelines are assembled from registered pass names.
-    mlir::loom::registerLoomPasses();
   });
 }
 
@@ -200,15 +175,14 @@ compileBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
   // Batching and sharding first: the mesh they settle on decides how the
   // entry is called.
   mlir::PassManager front(&ctx);
-  std::string stages =
-      "loom-check-static-bounds,loom-annotate-batch-axes,loom-vmap{divergent=" +
-      divergentWord(options.divergent) +
-      "},loom-shard{shards=" + std::to_string(options.shards) +
-      "},loom-localize-loops{loop-sync=" + loopSyncWord(options.loopSync) + "}";
-  if (options.countLoops)
-    stages += ",loom-count-loop-iterations";
-  if (failed(mlir::parsePassPipeline(stages, front)))
-    return Status::error("internal error: cannot build the sharding stages");
+  // Before anything trusts a constant index.
+  front.addPass(mlir::loom::createLoomCheckStaticBounds());
+  mlir::loom::LoomPipelineOptions batching;
+  batching.divergent = options.divergent;
+  batching.shards = options.shards;
+  batching.loopSync = options.loopSync;
+  batching.counters = options.countLoops;
+  mlir::loom::buildLoomPipeline(front, batching);
   if (failed(front.run(*module)))
     return errors.status("batching or sharding failed");
   if (Status s = describeMesh(*module, options.entry, *impl, **backend);

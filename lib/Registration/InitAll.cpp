@@ -9,6 +9,7 @@
 #include "loom/Dialect/Loom/IR/LoomDialect.h"
 #include "loom/Dialect/Loom/Transforms/BatchingOpInterfaceImpl.h"
 #include "loom/Dialect/Loom/Transforms/Passes.h"
+#include "loom/Pipelines/Pipelines.h"
 #include "loom/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -37,5 +38,5 @@ void mlir::loom::registerLoomPasses() {
   registerLoomDialectTransformsPasses();
   registerLoomConversionPasses();
   registerLoomTransformsPasses();
-  registerLoomToLLVMPipeline();
+  registerLoomPipelines();
 }

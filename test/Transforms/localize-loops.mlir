@@ -2,7 +2,7 @@
 // RUN: loom-opt %s -split-input-file -loom-shard=shards=2 -loom-localize-loops=loop-sync=global -verify-diagnostics=false 2>/dev/null | FileCheck %s --check-prefix=GLOBAL
 // RUN: not loom-opt %s -split-input-file -loom-shard=shards=2 -loom-localize-loops=loop-sync=local 2>&1 | FileCheck %s --check-prefix=LOCAL
 // RUN: not loom-opt %s -loom-localize-loops=loop-sync=sometimes 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: error: unknown loop-sync mode 'sometimes' (expected auto, global or local)
+// BAD: {{^}}loom-opt: for the --loop-sync option: Cannot find option named 'sometimes'!{{$}}
 
 // A loop loom-vmap built masked (it carries the decided loom.strategy), whose
 // only cross-shard value is its predicate, runs shard-local under auto: the

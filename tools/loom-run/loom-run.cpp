@@ -302,11 +302,11 @@ int main(int argc, char **argv) {
   if (!be)
     return fail(be.message());
   options.backend = *be;
-  auto dv = parseDivergent(divergent);
+  auto dv = parseDivergentPolicy(divergent);
   if (!dv)
     return fail(dv.message());
   options.divergent = *dv;
-  auto ls = parseLoopSync(loopSync);
+  auto ls = parseLoopSyncPolicy(loopSync);
   if (!ls)
     return fail(ls.message());
   options.loopSync = *ls;

@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // File organization: one section per conversion, in pipeline order. Every
-// conversion is also a stage of the `loom-to-llvm` pipeline, which is
-// registered in lib/Conversion/Pipelines.
+// conversion is also a stage of a pipeline in lib/Pipelines: `loom-to-llvm`,
+// or `loom-pipeline` for the loop counters.
 //
 //===----------------------------------------------------------------------===//
 

@@ -12,7 +12,7 @@
 
 #include "TargetBackend.h"
 
-#include "loom/Conversion/Passes.h"
+#include "loom/Pipelines/Pipelines.h"
 #include "loom/Runtime/ABI.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"

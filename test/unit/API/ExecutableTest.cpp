@@ -554,13 +554,13 @@ TEST_F(ExecutableTest, RefusesOptionsItCannotHonour) {
 
 TEST_F(ExecutableTest, ParsesOptionWords) {
   EXPECT_EQ(*parseBackend("cpu"), Backend::CPU);
-  EXPECT_EQ(*parseDivergent("per-lane"), Divergent::PerLane);
-  EXPECT_EQ(*parseLoopSync("local"), LoopSync::Local);
+  EXPECT_EQ(*parseDivergentPolicy("per-lane"), DivergentPolicy::PerLane);
+  EXPECT_EQ(*parseLoopSyncPolicy("local"), LoopSyncPolicy::Local);
   EXPECT_TRUE(failsWith(parseBackend("tpu"),
                         "unknown backend 'tpu' (expected one of: cpu, gpu, "
                         "mpi)"));
-  EXPECT_TRUE(failsWith(parseDivergent("Masked"), "unknown divergent"));
-  EXPECT_TRUE(failsWith(parseLoopSync(""), "unknown loop-sync mode ''"));
+  EXPECT_TRUE(failsWith(parseDivergentPolicy("Masked"), "unknown divergent"));
+  EXPECT_TRUE(failsWith(parseLoopSyncPolicy(""), "unknown loop-sync mode ''"));
 }
 
 //===----------------------------------------------------------------------===//

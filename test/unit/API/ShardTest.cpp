@@ -205,17 +205,14 @@ bool lanesDiffer(const std::vector<HostBuffer> &outputs) {
 
 struct Variant {
   int shards;
-  Divergent divergent;
-  LoopSync loopSync;
+  DivergentPolicy divergent;
+  LoopSyncPolicy loopSync;
 };
 
 std::string describe(const Variant &v) {
-  std::string d = v.divergent == Divergent::Masked ? "masked" : "per-lane";
-  std::string l = v.loopSync == LoopSync::Global  ? "global"
-                  : v.loopSync == LoopSync::Local ? "local"
-                                                  : "auto";
-  return "shards=" + std::to_string(v.shards) + " divergent=" + d +
-         " loop-sync=" + l;
+  return "shards=" + std::to_string(v.shards) +
+         " divergent=" + toString(v.divergent) +
+         " loop-sync=" + toString(v.loopSync);
 }
 
 /// The variants for one shard count. Under divergent=masked every
@@ -224,10 +221,10 @@ std::string describe(const Variant &v) {
 /// scalar loop, so no loop has a predicate reduced across lanes and
 /// loop-sync has nothing to decide: one setting (auto) covers it.
 std::vector<Variant> variantsFor(int shards) {
-  return {{shards, Divergent::Masked, LoopSync::Global},
-          {shards, Divergent::Masked, LoopSync::Local},
-          {shards, Divergent::Masked, LoopSync::Auto},
-          {shards, Divergent::PerLane, LoopSync::Auto}};
+  return {{shards, DivergentPolicy::Masked, LoopSyncPolicy::Global},
+          {shards, DivergentPolicy::Masked, LoopSyncPolicy::Local},
+          {shards, DivergentPolicy::Masked, LoopSyncPolicy::Auto},
+          {shards, DivergentPolicy::PerLane, LoopSyncPolicy::Auto}};
 }
 
 class ShardMatrix
@@ -333,7 +330,7 @@ HostBuffer coupledInput(int64_t batch) {
   return owned<float>(DType::F32, {batch}, values);
 }
 
-Result<Executable> compileCoupled(int shards, LoopSync loopSync) {
+Result<Executable> compileCoupled(int shards, LoopSyncPolicy loopSync) {
   CompileOptions options;
   options.shards = shards;
   options.loopSync = loopSync;
@@ -341,15 +338,15 @@ Result<Executable> compileCoupled(int shards, LoopSync loopSync) {
 }
 
 TEST(ShardCoupled, SameBitsForEveryShardCount) {
-  auto single = compileCoupled(1, LoopSync::Auto);
+  auto single = compileCoupled(1, LoopSyncPolicy::Auto);
   ASSERT_TRUE(single.ok()) << single.message();
   for (int shards : {1, 2, 3, 10}) {
     // Auto must keep the loop global (the remark is checked by
     // test/Transforms/localize-loops.mlir); were it localized, the shards
     // would sum different sets of lanes and the bits would differ.
-    for (LoopSync sync : {LoopSync::Global, LoopSync::Auto}) {
+    for (LoopSyncPolicy sync : {LoopSyncPolicy::Global, LoopSyncPolicy::Auto}) {
       std::string label = "shards=" + std::to_string(shards) +
-                          (sync == LoopSync::Auto ? " auto" : " global");
+                          (sync == LoopSyncPolicy::Auto ? " auto" : " global");
       auto exe = compileCoupled(shards, sync);
       ASSERT_TRUE(exe.ok()) << label << ": " << exe.message();
       for (int64_t batch : {23, 7, 1}) {
@@ -366,7 +363,7 @@ TEST(ShardCoupled, SameBitsForEveryShardCount) {
 
 TEST(ShardCoupled, LocalIsRefused) {
   for (int shards : {1, 2, 10}) {
-    auto exe = compileCoupled(shards, LoopSync::Local);
+    auto exe = compileCoupled(shards, LoopSyncPolicy::Local);
     ASSERT_FALSE(exe.ok()) << "shards=" << shards;
     EXPECT_NE(exe.message().find("loop-sync=local would change results"),
               std::string::npos)

@@ -96,7 +96,7 @@ const Executable *compiled(const std::string &file) {
     // strategy computes bit for bit alike (ShardTest, the vmap property
     // tests); the per-lane form is the one that compiles in a second.
     CompileOptions options;
-    options.divergent = Divergent::PerLane;
+    options.divergent = DivergentPolicy::PerLane;
     auto exe = Executable::compileFile(examplePath(file), options);
     EXPECT_TRUE(exe.ok()) << exe.message();
     if (exe)

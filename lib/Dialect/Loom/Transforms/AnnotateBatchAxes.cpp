@@ -20,7 +20,7 @@ using namespace mlir::loom;
 namespace {
 
 struct LoomAnnotateBatchAxes
-    : loom::impl::LoomAnnotateBatchAxesBase<LoomAnnotateBatchAxes> {
+    : mlir::loom::impl::LoomAnnotateBatchAxesBase<LoomAnnotateBatchAxes> {
   void runOnOperation() override {
     Builder b(&getContext());
     StringRef name = LoomDialect::kBatchAxisAttrName;

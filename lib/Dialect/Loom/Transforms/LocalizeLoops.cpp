@@ -58,20 +58,16 @@ std::string describe(Operation *collective) {
 }
 
 struct LoomLocalizeLoops
-    : loom::impl::LoomLocalizeLoopsBase<LoomLocalizeLoops> {
+    : mlir::loom::impl::LoomLocalizeLoopsBase<LoomLocalizeLoops> {
   using LoomLocalizeLoopsBase::LoomLocalizeLoopsBase;
 
   void runOnOperation() override {
+    // What was requested; nullopt (auto) leaves each loop to be decided.
     std::optional<LoopSync> mode;
-    if (loopSync == "global")
+    if (loopSync == LoopSyncPolicy::Global)
       mode = LoopSync::Global;
-    else if (loopSync == "local")
+    else if (loopSync == LoopSyncPolicy::Local)
       mode = LoopSync::Local;
-    else if (loopSync != "auto") {
-      getOperation().emitError() << "unknown loop-sync mode '" << loopSync
-                                 << "' (expected auto, global or local)";
-      return signalPassFailure();
-    }
 
     // Post-order: inner loops decide first, so an outer loop sees what its
     // inner loops kept.

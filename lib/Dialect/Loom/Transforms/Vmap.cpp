@@ -160,7 +160,7 @@ void convertForToWhile(scf::ForOp loop) {
 //===----------------------------------------------------------------------===//
 
 struct VmapSettings {
-  DivergentLoops divergent;
+  DivergentPolicy divergent;
   LoopCostParams cost;
   int64_t assumedBatch;
 };
@@ -506,10 +506,10 @@ FailureOr<LoopStrategy> FunctionBatcher::getLoopStrategy(Operation *loop) {
   if (pin) {
     strategy = pin.getValue();
     why = "pinned by loom.strategy";
-  } else if (settings.divergent == DivergentLoops::Masked) {
+  } else if (settings.divergent == DivergentPolicy::Masked) {
     strategy = LoopStrategy::Masked;
     why = "divergent=masked";
-  } else if (settings.divergent == DivergentLoops::PerLane) {
+  } else if (settings.divergent == DivergentPolicy::PerLane) {
     strategy = LoopStrategy::PerLane;
     why = "divergent=per-lane";
   } else {
@@ -785,7 +785,7 @@ DenseSet<Operation *> getFunctionsReachingVmap(ModuleOp module) {
   return reaching;
 }
 
-struct LoomVmapPass : public loom::impl::LoomVmapPassBase<LoomVmapPass> {
+struct LoomVmapPass : public mlir::loom::impl::LoomVmapPassBase<LoomVmapPass> {
   using LoomVmapPassBase::LoomVmapPassBase;
 
   void runOnOperation() override {

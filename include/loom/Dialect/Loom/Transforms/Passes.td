@@ -103,24 +103,14 @@ def LoomVmapPass : Pass<"loom-vmap", "ModuleOp"> {
     "::mlir::loom::LoomDialect",
   ];
   let options = [
-    Option<"divergent", "divergent", "::mlir::loom::DivergentLoops",
-           /*default=*/"::mlir::loom::DivergentLoops::Auto",
+    Option<"divergent", "divergent", "::loom::DivergentPolicy",
+           /*default=*/"::loom::DivergentPolicy::Auto",
            "Lowering of loops whose predicate differs per lane",
-           [{::llvm::cl::values(
-             clEnumValN(::mlir::loom::DivergentLoops::Auto, "auto",
-                        "masked or per-lane, by the cost model"),
-             clEnumValN(::mlir::loom::DivergentLoops::Masked, "masked",
-                        "while(any(active)) with selected carries"),
-             clEnumValN(::mlir::loom::DivergentLoops::PerLane, "per-lane",
-                        "a loop over lanes around the scalar loop"))}]>,
+           [{::mlir::loom::divergentPolicyValues()}]>,
     Option<"target", "target", "::mlir::loom::VmapTarget",
            /*default=*/"::mlir::loom::VmapTarget::CPU",
            "Where the batched code runs (input to the cost model)",
-           [{::llvm::cl::values(
-             clEnumValN(::mlir::loom::VmapTarget::CPU, "cpu",
-                        "SIMD lanes on CPU cores"),
-             clEnumValN(::mlir::loom::VmapTarget::GPU, "gpu",
-                        "one GPU thread per lane"))}]>,
+           [{::mlir::loom::vmapTargetValues()}]>,
     Option<"simdWidth", "simd-width", "unsigned", /*default=*/"8",
            "Lanes one SIMD instruction processes (cost model)">,
     Option<"expectedDivergence", "expected-divergence", "double",
@@ -239,8 +229,10 @@ def LoomLocalizeLoops : Pass<"loom-localize-loops", "ModuleOp"> {
     mode it got and why.
   }];
   let options = [
-    Option<"loopSync", "loop-sync", "std::string", "\"auto\"",
-           "auto | global | local">
+    Option<"loopSync", "loop-sync", "::loom::LoopSyncPolicy",
+           /*default=*/"::loom::LoopSyncPolicy::Auto",
+           "Predicate synchronisation of sharded loops",
+           [{::mlir::loom::loopSyncPolicyValues()}]>
   ];
 }
 

@@ -1,0 +1,116 @@
+//===- Pipelines.h - Loom's pass pipelines ----------------------*- C++ -*-===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The whole compiler as two pipelines, built from typed pass constructors:
+//
+//   loom-pipeline   batching and sharding: annotate-batch-axes, vmap, shard,
+//                   localize-loops and, on request, the loop counters;
+//   loom-to-llvm    the CPU lowering, tensors to the LLVM dialect (its first
+//                   half, tensors to buffers, is loom-bufferize).
+//
+// loom-opt registers them under these names; the embedded API and loom-run
+// call the builders directly, so nothing needs the global pass registry.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LOOM_PIPELINES_PIPELINES_H
+#define LOOM_PIPELINES_PIPELINES_H
+
+#include "loom/Conversion/Passes.h"
+#include "loom/Dialect/Loom/Transforms/Passes.h"
+
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir::loom {
+
+/// Options of `loom-pipeline`: every option of every pass it runs, under the
+/// pass's own name and with its default (a test holds them to that).
+struct LoomPipelineOptions : public PassPipelineOptions<LoomPipelineOptions> {
+  // loom-vmap
+  PassOptions::Option<DivergentPolicy> divergent{
+      *this, "divergent",
+      llvm::cl::desc("Lowering of loops whose predicate differs per lane"),
+      llvm::cl::init(LoomVmapPassOptions{}.divergent), divergentPolicyValues()};
+  PassOptions::Option<VmapTarget> target{
+      *this, "target",
+      llvm::cl::desc("Where the batched code runs (input to the cost model)"),
+      llvm::cl::init(LoomVmapPassOptions{}.target), vmapTargetValues()};
+  PassOptions::Option<unsigned> simdWidth{
+      *this, "simd-width",
+      llvm::cl::desc("Lanes one SIMD instruction processes (cost model)"),
+      llvm::cl::init(LoomVmapPassOptions{}.simdWidth)};
+  PassOptions::Option<double> expectedDivergence{
+      *this, "expected-divergence",
+      llvm::cl::desc("Expected ratio of the slowest lane's trip count to the "
+                     "mean trip count, per divergent loop level (cost model)"),
+      llvm::cl::init(LoomVmapPassOptions{}.expectedDivergence)};
+  PassOptions::Option<int64_t> assumedBatch{
+      *this, "assumed-batch",
+      llvm::cl::desc("Batch size the cost model assumes when it is dynamic"),
+      llvm::cl::init(LoomVmapPassOptions{}.assumedBatch)};
+  PassOptions::Option<double> maskedOpCost{
+      *this, "masked-op-cost",
+      llvm::cl::desc("Cost of one masked op on SIMD-width lanes, in scalar "
+                     "ops (cost model)"),
+      llvm::cl::init(LoomVmapPassOptions{}.maskedOpCost)};
+
+  // loom-shard
+  PassOptions::Option<int64_t> shards{
+      *this, "shards",
+      llvm::cl::desc(
+          "Number of shards; overrides the mesh in the IR (0: keep it)"),
+      llvm::cl::init(LoomShardOptions{}.shards)};
+
+  // loom-localize-loops
+  PassOptions::Option<LoopSyncPolicy> loopSync{
+      *this, "loop-sync",
+      llvm::cl::desc("Predicate synchronisation of sharded loops"),
+      llvm::cl::init(LoomLocalizeLoopsOptions{}.loopSync),
+      loopSyncPolicyValues()};
+
+  // loom-count-loop-iterations
+  PassOptions::Option<bool> counters{
+      *this, "counters",
+      llvm::cl::desc("Count each loop's iterations and active lanes per shard "
+                     "(loom-count-loop-iterations)"),
+      llvm::cl::init(false)};
+
+  /// The options of each pass, as set here.
+  LoomVmapPassOptions vmapOptions() const;
+  LoomShardOptions shardOptions() const;
+  LoomLocalizeLoopsOptions localizeLoopsOptions() const;
+};
+
+/// Options of the CPU lowering, `loom-bufferize` and `loom-to-llvm`.
+struct LoomToLLVMOptions : public PassPipelineOptions<LoomToLLVMOptions> {
+  PassOptions::Option<bool> fpContraction{
+      *this, "fp-contraction",
+      llvm::cl::desc("Allow fusing a*b+c into FMA (off by default: every "
+                     "strategy then computes the same bits)"),
+      llvm::cl::init(false)};
+};
+
+/// Appends batching and sharding: loom-annotate-batch-axes, loom-vmap,
+/// loom-shard, loom-localize-loops, then loom-count-loop-iterations if
+/// `counters`. Exactly what running those passes one by one does.
+void buildLoomPipeline(OpPassManager &pm, const LoomPipelineOptions &options);
+
+/// Appends the first half of the CPU lowering: Loom IR on tensors to
+/// upstream IR on buffers (scf loops, memrefs).
+void buildLoomBufferizePipeline(OpPassManager &pm,
+                                const LoomToLLVMOptions &options);
+
+/// Appends the CPU lowering, from Loom IR on tensors to the LLVM dialect.
+void buildLoomToLLVMPipeline(OpPassManager &pm,
+                             const LoomToLLVMOptions &options);
+
+/// Registers `loom-pipeline`, `loom-bufferize` and `loom-to-llvm` with the
+/// pass registry (for loom-opt).
+void registerLoomPipelines();
+
+} // namespace mlir::loom
+
+#endif // LOOM_PIPELINES_PIPELINES_H
