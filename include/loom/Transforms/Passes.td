@@ -117,7 +117,9 @@ def LoomInlineBatchedCallees
     `buffer-loop-hoisting` then allocates once. Scalar callees are left to
     LLVM, which inlines what pays: inlining them all here costs compile time
     (a fifth of the SDE solve's) for nothing. Callees left without calls
-    are erased.
+    are erased. Functions are visited callees first (the call graph's
+    strongly connected components, bottom-up), so each is visited once; a
+    batched function in a call cycle is an error.
   }];
 }
 
