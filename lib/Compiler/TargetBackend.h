@@ -1,5 +1,4 @@
-//===- TargetBackend.h - What a backend owns ---------------------*- C++
-//-*-===//
+//===- TargetBackend.h - What a backend owns --------------------*- C++ -*-===//
 //
 // Part of the Loom project.
 //
