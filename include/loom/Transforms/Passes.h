@@ -1,4 +1,4 @@
-//===- Passes.h -- Loom transforms on upstream IR ---------------*- C++ -*-===//
+//===- Passes.h - Loom transforms on upstream IR ----------------*- C++ -*-===//
 //
 // Part of the Loom project.
 //

@@ -1,4 +1,4 @@
-//===- Passes.td --- Loom transforms on upstream IR --------*- tablegen -*-===//
+//===- Passes.td - Loom transforms on upstream IR ----------*- tablegen -*-===//
 //
 // Part of the Loom project.
 //

@@ -1,4 +1,4 @@
-//===- ShardTest.cpp -- Sharded results equal single-shard results --------===//
+//===- ShardTest.cpp - Sharded results equal single-shard results ---------===//
 //
 // Part of the Loom project.
 //
