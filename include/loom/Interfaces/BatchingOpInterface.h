@@ -7,8 +7,10 @@
 // The batching-rule interface and the context a rule runs in. The context is
 // implemented by `loom-vmap`: it owns the batchedness analysis, the mapping
 // from scalar values to batched ones, the current lane mask and the policy
-// (loop strategies, batched callees). Its non-virtual helpers build the
-// shapes every rule needs: broadcasts, lane extraction, loops over lanes.
+// (loop strategies, batched callees). The ops every rule builds (lane
+// extraction, masked selects, loops over lanes) are utilities in
+// loom/Dialect/Loom/Utils/BatchingUtils.h: this library holds the interface
+// and the context, and builds no ops.
 //
 // Representation: a batched value has the lanes as a new leading axis of
 // size B (static, or `?` read at run time); a scalar lane type T becomes
@@ -138,7 +140,7 @@ public:
   Value getUnchangedBase(Value value) const;
 
   //===--------------------------------------------------------------------===//
-  // Helpers for rules
+  // Values as rules read them
   //===--------------------------------------------------------------------===//
 
   /// `laneType` with the leading lane axis.
@@ -148,65 +150,16 @@ public:
   /// `lookupBatched` when `batched`, else `lookup`.
   Value lookupAs(OpBuilder &builder, Location loc, Value original,
                  bool batched);
-  /// The same value on every lane: linalg.fill for a scalar,
-  /// linalg.broadcast for a tensor; built once per value, where the value is
-  /// defined (so it is hoisted out of loops).
-  Value broadcast(OpBuilder &builder, Location loc, Value unbatched);
-  /// A tensor.empty of `batchedType`: the lane axis sized by the batch, the
-  /// lane's own axes by `laneSizes` (one per axis after the lane axis). A
-  /// type whose lane axes are all static needs no `laneSizes`.
-  Value createEmpty(OpBuilder &builder, Location loc, Type batchedType,
-                    ArrayRef<OpFoldResult> laneSizes = {});
-  /// The sizes of a lane of `batched` (its axes after the lane axis):
-  /// static ones as attributes, dynamic ones read with tensor.dim. Every
-  /// lane has the same shape, the one it is batched with.
-  SmallVector<OpFoldResult> getLaneSizes(OpBuilder &builder, Location loc,
-                                         Value batched);
-  /// Lane `lane` of `batched`: tensor.extract or a rank-reducing
-  /// tensor.extract_slice.
-  Value extractLane(OpBuilder &builder, Location loc, Value batched,
-                    Value lane);
-  /// `dest` with lane `lane` replaced by `laneValue`: tensor.insert or a
-  /// rank-reducing tensor.insert_slice (destination-passing, in place once
-  /// bufferized).
-  Value insertLane(OpBuilder &builder, Location loc, Value laneValue,
-                   Value dest, Value lane);
-  /// A copy of `tensor` in a tensor of its own (linalg.copy into
-  /// bufferization.alloc_tensor): once bufferized, a buffer with the identity layout, not
-  /// a view into another one.
-  Value copyToNewTensor(OpBuilder &builder, Location loc, Value tensor);
-  /// `mask` (tensor<Bxi1>) broadcast to the shape of `like`, a batched
-  /// value.
-  Value broadcastMask(OpBuilder &builder, Location loc, Value mask, Value like);
+  /// The same value on every lane (linalg.fill for a scalar,
+  /// linalg.broadcast for a tensor), built once per value where the value is
+  /// defined, so that it is hoisted out of loops.
+  virtual Value broadcast(OpBuilder &builder, Location loc,
+                          Value unbatched) = 0;
   /// An all-true tensor<Bxi1>, built once per function.
-  Value getAllTrue(OpBuilder &builder, Location loc);
-  /// `select(mask, onTrue, onFalse)` lane by lane, written into `onFalse`
-  /// (a linalg.generic), so it bufferizes in place.
-  Value selectLanes(OpBuilder &builder, Location loc, Value mask, Value onTrue,
-                    Value onFalse);
-
-  /// Builds `scf.for %lane = 0 to B iter_args(inits)`; `body` returns the
-  /// values to yield. Returns the loop's results.
-  using LaneBodyFn = function_ref<SmallVector<Value>(
-      OpBuilder &, Location, Value lane, ValueRange iterArgs)>;
-  ValueRange buildLaneLoop(OpBuilder &builder, Location loc, ValueRange inits,
-                           LaneBodyFn body);
-
-  /// The generic per-lane rule: an scf.for over lanes that runs a scalar
-  /// clone of `op` on each lane's operands and inserts its results,
-  /// destination-passing. With `skipInactive`, lanes the mask clears keep
-  /// the destination's lane unchanged (and never run `op`). `destinations`
-  /// (batched, one per result) default to tensor.empty.
-  LogicalResult batchPerLane(OpBuilder &builder, Operation *op,
-                             bool skipInactive,
-                             ArrayRef<Value> destinations = {});
+  virtual Value getAllTrue(OpBuilder &builder, Location loc) = 0;
 
 private:
   bool isMaskWithin(Value narrow, Value wide) const;
-  Value broadcastHere(OpBuilder &builder, Location loc, Value unbatched);
-
-  DenseMap<Value, Value> broadcasts;
-  Value allTrue;
 
   Value mask;
   DenseMap<Value, Value> maskParents;

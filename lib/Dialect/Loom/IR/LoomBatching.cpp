@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "loom/Dialect/Loom/IR/LoomOps.h"
+#include "loom/Dialect/Loom/Utils/BatchingUtils.h"
 
 using namespace mlir;
 using namespace mlir::loom;
@@ -53,8 +54,8 @@ LOOM_REDUCE_BATCHING(MinOp)
 // vmap(random(k, ...)) => for b: r[b] = random(k[b], ...)
 #define LOOM_RANDOM_BATCHING(OP)                                               \
   LogicalResult OP::batch(BatchingContext &context, OpBuilder &builder) {      \
-    return context.batchPerLane(builder, getOperation(),                       \
-                                /*skipInactive=*/false);                       \
+    return batchPerLane(context, builder, getOperation(),                      \
+                        /*skipInactive=*/false);                               \
   }
 LOOM_RANDOM_BATCHING(RandomKeyOp)
 LOOM_RANDOM_BATCHING(RandomSplitOp)

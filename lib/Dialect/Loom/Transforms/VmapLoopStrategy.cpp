@@ -1,0 +1,200 @@
+//===- VmapLoopStrategy.cpp - loom-vmap's loop strategies -----------------===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+//
+// How loom-vmap lowers each loop of a function it batches: uniform when its
+// predicate (or trip count) is the same on every lane, else masked or per
+// lane, as a pin, the pass's `divergent` option or the cost model says; and
+// the remark that says which and why, naming the carry and the argument
+// that make the loop divergent.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Vmap.h"
+
+#include "loom/Dialect/Loom/IR/LoomDialect.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::loom;
+using namespace mlir::loom::vmap;
+
+//===----------------------------------------------------------------------===//
+// Names for remarks
+//===----------------------------------------------------------------------===//
+
+/// The name a location gives (`loc("count")`), or "".
+static std::string getLocName(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getName().str();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (std::string name = getLocName(inner); !name.empty())
+        return name;
+  return "";
+}
+
+/// " (name)" for a named value, else "".
+static std::string parenthesized(const std::string &name) {
+  return name.empty() ? "" : " (" + name + ")";
+}
+
+/// `loom.name` of a function argument, or a name from its location.
+static std::string getArgName(func::FuncOp func, unsigned index) {
+  if (auto name =
+          func.getArgAttrOfType<StringAttr>(index, LoomDialect::kNameAttrName))
+    return name.str();
+  return getLocName(func.getArgument(index).getLoc());
+}
+
+static std::string getValueName(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    if (auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
+      return getArgName(func, arg.getArgNumber());
+  return getLocName(value.getLoc());
+}
+
+/// " (name)" for a carry named by its block arguments' locations, else
+/// " (initially name)" when only its init has a name, else "".
+static std::string describeCarry(scf::WhileOp loop, unsigned index) {
+  if (std::string name = getLocName(loop.getBeforeArguments()[index].getLoc());
+      !name.empty())
+    return parenthesized(name);
+  scf::ConditionOp cond = loop.getConditionOp();
+  if (index < cond.getArgs().size() &&
+      cond.getArgs()[index] == loop.getBeforeArguments()[index])
+    if (std::string name = getLocName(loop.getAfterArguments()[index].getLoc());
+        !name.empty())
+      return parenthesized(name);
+  std::string init = getValueName(loop.getInits()[index]);
+  return init.empty() ? "" : parenthesized("initially " + init);
+}
+
+/// " at line N" for a loop with a file location, else "".
+static std::string describeLine(Operation *op) {
+  Location loc = op->getLoc();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    if (!fused.getLocations().empty())
+      loc = fused.getLocations().front();
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return " at line " + std::to_string(file.getLine());
+  return "";
+}
+
+void mlir::loom::vmap::recordDecided(Operation *op, LoopStrategy strategy) {
+  auto attr = LoopStrategyAttr::get(op->getContext(), strategy);
+  op->walk([&](scf::WhileOp loop) {
+    loop->setAttr(LoomDialect::kStrategyAttrName, attr);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// The strategy of each loop
+//===----------------------------------------------------------------------===//
+
+/// "predicate depends on carry #2 (count), batched through argument #1
+/// (key)": the carry of this loop the predicate reads, and the argument of
+/// the batched function it comes from.
+std::string FunctionBatcher::explainControl(Operation *loop) const {
+  Value control;
+  Block *carries = nullptr;
+  StringRef what = "predicate";
+  if (auto whileOp = dyn_cast<scf::WhileOp>(loop)) {
+    control = whileOp.getConditionOp().getCondition();
+    carries = whileOp.getBeforeBody();
+  } else if (auto forOp = dyn_cast<scf::ForOp>(loop)) {
+    what = "trip count";
+    for (Value bound :
+         {forOp.getLowerBound(), forOp.getUpperBound(), forOp.getStep()})
+      if (analysis.isBatched(bound))
+        control = bound;
+  }
+  SmallVector<Value> chain = analysis.getReasonChain(control);
+  std::string text = (what + " depends on ").str();
+  // The first carry on the chain: this loop's own, else an enclosing
+  // loop's (a nested loop usually diverges because its parent does).
+  std::string carry;
+  for (Value value : chain) {
+    auto arg = dyn_cast<BlockArgument>(value);
+    if (!arg)
+      continue;
+    auto owner = dyn_cast<scf::WhileOp>(arg.getOwner()->getParentOp());
+    if (!owner || arg.getOwner() != owner.getBeforeBody() ||
+        !owner->isAncestor(loop))
+      continue;
+    carry = "carry #" + std::to_string(arg.getArgNumber()) +
+            describeCarry(owner, arg.getArgNumber());
+    if (owner != loop)
+      carry += " of the enclosing loop" + describeLine(owner);
+    break;
+  }
+  std::optional<unsigned> root;
+  func::FuncOp func = analysis.getFunction();
+  if (!chain.empty())
+    if (auto arg = dyn_cast<BlockArgument>(chain.back()))
+      if (arg.getOwner() == &func.getBody().front())
+        root = arg.getArgNumber();
+  auto argText = [&](unsigned index) {
+    return "argument #" + std::to_string(index) +
+           parenthesized(getArgName(func, index));
+  };
+  if (!carry.empty()) {
+    text += carry;
+    if (root)
+      text += ", batched through " + argText(*root);
+  } else if (root) {
+    text += argText(*root);
+  } else {
+    text += "a per-lane value";
+  }
+  return text;
+}
+
+FailureOr<LoopStrategy> FunctionBatcher::getLoopStrategy(Operation *loop) {
+  const VmapSettings &settings = expander.getSettings();
+  auto pin =
+      loop->getAttrOfType<LoopStrategyAttr>(LoomDialect::kStrategyAttrName);
+  StringRef what = isa<scf::ForOp>(loop) ? "trip count" : "predicate";
+
+  if (!analysis.isControlBatched(loop)) {
+    std::string message =
+        ("loop is uniform: its " + what + " is the same on every lane").str();
+    if (pin && pin.getValue() != LoopStrategy::Uniform)
+      message += "; loom.strategy<" +
+                 stringifyLoopStrategy(pin.getValue()).str() +
+                 "> does not apply to a loop that is not divergent";
+    loop->emitRemark(message);
+    return LoopStrategy::Uniform;
+  }
+
+  std::string reason = explainControl(loop);
+  if (pin && pin.getValue() == LoopStrategy::Uniform)
+    return loop->emitError()
+           << "loop is pinned to loom.strategy<uniform>, but its " << reason;
+
+  LoopStrategy strategy;
+  std::string why;
+  if (pin) {
+    strategy = pin.getValue();
+    why = "pinned by loom.strategy";
+  } else if (settings.divergent == DivergentPolicy::Masked) {
+    strategy = LoopStrategy::Masked;
+    why = "divergent=masked";
+  } else if (settings.divergent == DivergentPolicy::PerLane) {
+    strategy = LoopStrategy::PerLane;
+    why = "divergent=per-lane";
+  } else {
+    LoopCostParams params = settings.cost;
+    params.batchAssumed = ShapedType::isDynamic(batch);
+    params.batch = params.batchAssumed ? settings.assumedBatch : batch;
+    LoopCostDecision decision = chooseDivergentStrategy(loop, analysis, params);
+    strategy = decision.strategy;
+    why = decision.why;
+  }
+  StringRef word = strategy == LoopStrategy::Masked ? "masked" : "per-lane";
+  loop->emitRemark() << "loop is " << word << ": " << reason << "; " << why;
+  return strategy;
+}
