@@ -24,17 +24,15 @@ namespace {
 
 // vmap(call @f(x, c)) => call @f_vmap(x', c)   (one clone per signature)
 struct CallBatchingModel
-    : public BatchingOpInterface::ExternalModel<CallBatchingModel,
-                                                func::CallOp> {
-  LogicalResult batch(Operation *op, BatchingContext &context,
-                      OpBuilder &builder) const {
-    auto call = cast<func::CallOp>(op);
+    : public OpBatchingModel<CallBatchingModel, func::CallOp> {
+  static LogicalResult batchOp(func::CallOp call, BatchingContext &context,
+                               OpBuilder &builder) {
     SmallVector<bool> resultBatched;
     FailureOr<func::FuncOp> callee =
         context.getBatchedCallee(call, resultBatched);
     if (failed(callee))
       return failure();
-    Location loc = op->getLoc();
+    Location loc = call.getLoc();
     SmallVector<Value> operands;
     for (Value operand : call.getOperands()) {
       Value value =

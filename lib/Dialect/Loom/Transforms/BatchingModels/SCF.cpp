@@ -73,15 +73,13 @@ namespace {
 // with per-lane c => a' under mask c, b' under mask !c, select(c, a', b');
 //   a buffer both branches only write under their masks needs no select:
 //   the else branch writes into the then branch's result.
-struct IfBatchingModel
-    : public BatchingOpInterface::ExternalModel<IfBatchingModel, scf::IfOp> {
-  LogicalResult batch(Operation *op, BatchingContext &context,
-                      OpBuilder &builder) const {
-    auto branch = cast<scf::IfOp>(op);
+struct IfBatchingModel : public OpBatchingModel<IfBatchingModel, scf::IfOp> {
+  static LogicalResult batchOp(scf::IfOp branch, BatchingContext &context,
+                               OpBuilder &builder) {
     SmallVector<bool> batched;
     for (Value result : branch.getResults())
       batched.push_back(context.isBatched(result));
-    if (!context.isControlBatched(op))
+    if (!context.isControlBatched(branch))
       return batchShared(branch, context, builder, batched);
     return batchDivergent(branch, context, builder);
   }
@@ -200,12 +198,10 @@ struct IfBatchingModel
 //===----------------------------------------------------------------------===//
 
 // vmap(for i in [l, u) (x) b) with shared bounds => for i in [l, u) (x') b'
-struct ForBatchingModel
-    : public BatchingOpInterface::ExternalModel<ForBatchingModel, scf::ForOp> {
-  LogicalResult batch(Operation *op, BatchingContext &context,
-                      OpBuilder &builder) const {
-    auto loop = cast<scf::ForOp>(op);
-    FailureOr<LoopStrategy> strategy = context.getLoopStrategy(op);
+struct ForBatchingModel : public OpBatchingModel<ForBatchingModel, scf::ForOp> {
+  static LogicalResult batchOp(scf::ForOp loop, BatchingContext &context,
+                               OpBuilder &builder) {
+    FailureOr<LoopStrategy> strategy = context.getLoopStrategy(loop);
     if (failed(strategy))
       return failure();
     // `loom-vmap` turns loops with per-lane bounds into while loops before
@@ -218,7 +214,7 @@ struct ForBatchingModel
       SmallVector<Value> destinations;
       for (Value init : loop.getInitArgs())
         destinations.push_back(context.lookupBatched(builder, loc, init));
-      return batchPerLane(context, builder, op, /*skipInactive=*/true,
+      return batchPerLane(context, builder, loop, /*skipInactive=*/true,
                           destinations);
     }
 

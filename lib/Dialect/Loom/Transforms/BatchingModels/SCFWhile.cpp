@@ -140,12 +140,10 @@ static void setDecided(scf::WhileOp newLoop, scf::WhileOp loop,
 namespace {
 
 struct WhileBatchingModel
-    : public BatchingOpInterface::ExternalModel<WhileBatchingModel,
-                                                scf::WhileOp> {
-  LogicalResult batch(Operation *op, BatchingContext &context,
-                      OpBuilder &builder) const {
-    auto loop = cast<scf::WhileOp>(op);
-    FailureOr<LoopStrategy> strategy = context.getLoopStrategy(op);
+    : public OpBatchingModel<WhileBatchingModel, scf::WhileOp> {
+  static LogicalResult batchOp(scf::WhileOp loop, BatchingContext &context,
+                               OpBuilder &builder) {
+    FailureOr<LoopStrategy> strategy = context.getLoopStrategy(loop);
     if (failed(strategy))
       return failure();
     switch (*strategy) {

@@ -65,6 +65,16 @@ static SmallVector<OpFoldResult> mapOFRs(BatchingContext &context,
   return mapOFRs(values, [&](Value value) { return context.lookup(value); });
 }
 
+/// True when an offset or a stride of `slice` differs per lane; fails on a
+/// size that does (a ragged batch).
+static FailureOr<bool> hasPerLaneOffsets(BatchingContext &context,
+                                         OffsetSizeAndStrideOpInterface slice) {
+  if (anyBatched(context, slice.getMixedSizes()))
+    return unsupported(slice, "its size differs per lane (ragged batch)");
+  return anyBatched(context, slice.getMixedOffsets()) ||
+         anyBatched(context, slice.getMixedStrides());
+}
+
 namespace {
 /// Where a slice of a batched tensor is.
 struct BatchedSlice {
@@ -160,16 +170,14 @@ namespace {
 //   (collapse_shape t' when t has one element)
 // vmap(t[i]) with per-lane i => for b: r[b] = t'[b, i[b]]
 struct ExtractBatchingModel
-    : public BatchingOpInterface::ExternalModel<ExtractBatchingModel,
-                                                tensor::ExtractOp> {
-  LogicalResult batch(Operation *op, BatchingContext &context,
-                      OpBuilder &builder) const {
-    auto extract = cast<tensor::ExtractOp>(op);
+    : public OpBatchingModel<ExtractBatchingModel, tensor::ExtractOp> {
+  static LogicalResult batchOp(tensor::ExtractOp extract,
+                               BatchingContext &context, OpBuilder &builder) {
     // A lane's own index may be out of bounds on a lane the mask clears (its
     // values are stale), so those lanes do not read at all.
     if (anyBatched(context, extract.getIndices()))
-      return batchPerLane(context, builder, op, /*skipInactive=*/true);
-    Location loc = op->getLoc();
+      return batchPerLane(context, builder, extract, /*skipInactive=*/true);
+    Location loc = extract.getLoc();
     Value source = context.lookupBatched(builder, loc, extract.getTensor());
     auto sourceType = cast<RankedTensorType>(source.getType());
     if (sourceType.getRank() == 1) {
@@ -205,12 +213,10 @@ struct ExtractBatchingModel
 //   => for b: if active[b]: t'[b, i[b]] = v[b]
 // vmap(t[i] = v) with shared i => insert_slice v' into t'[0, i][B, 1]
 struct InsertBatchingModel
-    : public BatchingOpInterface::ExternalModel<InsertBatchingModel,
-                                                tensor::InsertOp> {
-  LogicalResult batch(Operation *op, BatchingContext &context,
-                      OpBuilder &builder) const {
-    auto insert = cast<tensor::InsertOp>(op);
-    Location loc = op->getLoc();
+    : public OpBatchingModel<InsertBatchingModel, tensor::InsertOp> {
+  static LogicalResult batchOp(tensor::InsertOp insert,
+                               BatchingContext &context, OpBuilder &builder) {
+    Location loc = insert.getLoc();
     Value dest = context.lookupBatched(builder, loc, insert.getDest());
     auto destType = cast<RankedTensorType>(dest.getType());
     Value mask = context.getMask();
@@ -249,12 +255,11 @@ struct InsertBatchingModel
 
 // vmap(from_elements(x, y)) => insert_slice x', y' into empty[0, k][B, 1]
 struct FromElementsBatchingModel
-    : public BatchingOpInterface::ExternalModel<FromElementsBatchingModel,
-                                                tensor::FromElementsOp> {
-  LogicalResult batch(Operation *op, BatchingContext &context,
-                      OpBuilder &builder) const {
-    auto fromElements = cast<tensor::FromElementsOp>(op);
-    Location loc = op->getLoc();
+    : public OpBatchingModel<FromElementsBatchingModel,
+                             tensor::FromElementsOp> {
+  static LogicalResult batchOp(tensor::FromElementsOp fromElements,
+                               BatchingContext &context, OpBuilder &builder) {
+    Location loc = fromElements.getLoc();
     auto laneType = cast<RankedTensorType>(fromElements.getType());
     Type batchedType = context.getBatchedType(laneType);
     if (laneType.getNumElements() == 1) {
@@ -295,14 +300,12 @@ struct FromElementsBatchingModel
 
 // vmap(splat(x) : tensor<S>) => broadcast x' : tensor<B> to tensor<BxS>
 struct SplatBatchingModel
-    : public BatchingOpInterface::ExternalModel<SplatBatchingModel,
-                                                tensor::SplatOp> {
-  LogicalResult batch(Operation *op, BatchingContext &context,
-                      OpBuilder &builder) const {
-    auto splat = cast<tensor::SplatOp>(op);
+    : public OpBatchingModel<SplatBatchingModel, tensor::SplatOp> {
+  static LogicalResult batchOp(tensor::SplatOp splat, BatchingContext &context,
+                               OpBuilder &builder) {
     if (anyBatched(context, splat.getDynamicSizes()))
-      return unsupported(op, "its size differs per lane (ragged batch)");
-    Location loc = op->getLoc();
+      return unsupported(splat, "its size differs per lane (ragged batch)");
+    Location loc = splat.getLoc();
     Value element = context.lookupBatched(builder, loc, splat.getInput());
     Type batchedType = context.getBatchedType(splat.getType());
     SmallVector<OpFoldResult> laneSizes =
@@ -325,16 +328,15 @@ struct SplatBatchingModel
 // vmap(t[o:o+s]) with shared o => t'[0, o : B, s]
 // vmap(t[o:o+s]) with per-lane o => for b: r[b] = t'[b, o[b] : 1, s]
 struct ExtractSliceBatchingModel
-    : public BatchingOpInterface::ExternalModel<ExtractSliceBatchingModel,
-                                                tensor::ExtractSliceOp> {
-  LogicalResult batch(Operation *op, BatchingContext &context,
-                      OpBuilder &builder) const {
-    auto slice = cast<tensor::ExtractSliceOp>(op);
-    if (anyBatched(context, slice.getMixedSizes()))
-      return unsupported(op, "its size differs per lane (ragged batch)");
-    Location loc = op->getLoc();
-    if (anyBatched(context, slice.getMixedOffsets()) ||
-        anyBatched(context, slice.getMixedStrides())) {
+    : public OpBatchingModel<ExtractSliceBatchingModel,
+                             tensor::ExtractSliceOp> {
+  static LogicalResult batchOp(tensor::ExtractSliceOp slice,
+                               BatchingContext &context, OpBuilder &builder) {
+    FailureOr<bool> perLane = hasPerLaneOffsets(context, slice);
+    if (failed(perLane))
+      return failure();
+    Location loc = slice.getLoc();
+    if (*perLane) {
       // Each lane's slice has the shared sizes, less the dropped unit axes.
       SmallVector<OpFoldResult> laneSizes;
       llvm::SmallBitVector dropped = slice.getDroppedDims();
@@ -345,7 +347,7 @@ struct ExtractSliceBatchingModel
       Value dest =
           createEmpty(context, builder, loc,
                       context.getBatchedType(slice.getType()), laneSizes);
-      return batchPerLane(context, builder, op, /*skipInactive=*/true, dest);
+      return batchPerLane(context, builder, slice, /*skipInactive=*/true, dest);
     }
     Value source = context.lookupBatched(builder, loc, slice.getSource());
     BatchedSlice column = getColumn(context, builder, slice);
@@ -361,18 +363,16 @@ struct ExtractSliceBatchingModel
 // vmap(insert_slice v into t[o]) with shared o => insert_slice v' into t'[0, o]
 // with per-lane o, or under a mask => for b: if active[b]: t'[b, o[b]] = v[b]
 struct InsertSliceBatchingModel
-    : public BatchingOpInterface::ExternalModel<InsertSliceBatchingModel,
-                                                tensor::InsertSliceOp> {
-  LogicalResult batch(Operation *op, BatchingContext &context,
-                      OpBuilder &builder) const {
-    auto slice = cast<tensor::InsertSliceOp>(op);
-    if (anyBatched(context, slice.getMixedSizes()))
-      return unsupported(op, "its size differs per lane (ragged batch)");
-    Location loc = op->getLoc();
+    : public OpBatchingModel<InsertSliceBatchingModel, tensor::InsertSliceOp> {
+  static LogicalResult batchOp(tensor::InsertSliceOp slice,
+                               BatchingContext &context, OpBuilder &builder) {
+    FailureOr<bool> perLane = hasPerLaneOffsets(context, slice);
+    if (failed(perLane))
+      return failure();
+    Location loc = slice.getLoc();
     Value dest = context.lookupBatched(builder, loc, slice.getDest());
 
-    if (anyBatched(context, slice.getMixedOffsets()) ||
-        anyBatched(context, slice.getMixedStrides())) {
+    if (*perLane) {
       Value result = buildMaskedLaneWrites(
           context, builder, loc, dest,
           [&](OpBuilder &b, Location l, Value lane, Value acc) -> Value {
@@ -409,14 +409,12 @@ struct InsertSliceBatchingModel
 
 // vmap(dim(t, i)) => dim(t', i + 1)   (every lane has the same shape)
 struct DimBatchingModel
-    : public BatchingOpInterface::ExternalModel<DimBatchingModel,
-                                                tensor::DimOp> {
-  LogicalResult batch(Operation *op, BatchingContext &context,
-                      OpBuilder &builder) const {
-    auto dim = cast<tensor::DimOp>(op);
+    : public OpBatchingModel<DimBatchingModel, tensor::DimOp> {
+  static LogicalResult batchOp(tensor::DimOp dim, BatchingContext &context,
+                               OpBuilder &builder) {
     if (context.isBatched(dim.getIndex()))
-      return unsupported(op, "its axis differs per lane");
-    Location loc = op->getLoc();
+      return unsupported(dim, "its axis differs per lane");
+    Location loc = dim.getLoc();
     Value source = context.lookupBatched(builder, loc, dim.getSource());
     // A constant axis stays a constant: loom-shard reads from it which axis
     // a tensor.dim asks for.
