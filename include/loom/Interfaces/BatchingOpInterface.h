@@ -120,13 +120,6 @@ public:
   /// True when the current mask is null or known to set a lane.
   bool isMaskNonEmpty() const;
 
-  /// `batched` with `safe` on every lane the current mask clears, `batched`
-  /// itself without a mask: a linalg.generic select, which fuses into the
-  /// elementwise op that reads it. Active lanes keep their value, so an
-  /// active lane that divides by zero does what the scalar program does.
-  Value selectOnInactive(OpBuilder &builder, Location loc, Value batched,
-                         int64_t safe);
-
   /// Records that `value` equals `base` on every lane the current mask
   /// clears: a masked write. A loop whose carry is only updated this way
   /// needs no `select` of the whole carry, which would copy a buffer per
