@@ -1,4 +1,4 @@
-//===- Seed.h - Hand-written scalar baseline of the seed's programs -*- C++ -*-===//
+//===- Seed.h - Hand-written scalar baseline of the seed --------*- C++ -*-===//
 //
 // Part of the Loom project.
 //

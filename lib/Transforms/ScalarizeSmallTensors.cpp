@@ -1,4 +1,4 @@
-//===- ScalarizeSmallTensors.cpp - Small tensors as scalars ----------------===//
+//===- ScalarizeSmallTensors.cpp - Small tensors as scalars ---------------===//
 //
 // Part of the Loom project.
 //
