@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
 using namespace mlir::loom;
@@ -42,7 +43,10 @@ Value BatchingContext::narrowMask(Value narrower) {
 /// True when every lane `narrow` sets is set in `wide` as well, as far as the
 /// masks recorded by `narrowMask` show. A null mask sets every lane.
 bool BatchingContext::isMaskWithin(Value narrow, Value wide) const {
-  for (unsigned depth = 0; depth < 1000; ++depth) {
+  // A mask narrowed back to one of its ancestors makes the chain a cycle;
+  // a revisited mask means `wide` is not on it.
+  DenseSet<Value> seen;
+  while (seen.insert(narrow).second) {
     if (narrow == wide || !wide)
       return true;
     if (!narrow)
@@ -72,8 +76,10 @@ void BatchingContext::recordUnchangedOnInactive(Value value, Value base) {
 Value BatchingContext::getUnchangedBase(Value value) const {
   // A fact recorded under a narrower mask says more than the current mask
   // needs (fewer lanes may change), so it still holds; one recorded under a
-  // wider mask does not.
-  for (unsigned depth = 0; depth < 100000; ++depth) {
+  // wider mask does not. The chain ends at a revisited value: recorded facts
+  // may form a cycle (a carry unchanged relative to itself through a loop).
+  DenseSet<Value> seen;
+  while (seen.insert(value).second) {
     auto it = unchanged.find(value);
     if (it == unchanged.end() || !isMaskWithin(it->second.mask, mask))
       return value;
@@ -83,7 +89,8 @@ Value BatchingContext::getUnchangedBase(Value value) const {
 }
 
 bool BatchingContext::isUnchangedOnInactive(Value value, Value base) const {
-  for (unsigned depth = 0; depth < 100000; ++depth) {
+  DenseSet<Value> seen;
+  while (seen.insert(value).second) {
     if (value == base)
       return true;
     auto it = unchanged.find(value);

@@ -71,36 +71,12 @@ public:
 
   bool allReduceInt(ShardContext &ctx, LoomReduceKind kind,
                     int64_t &value) override {
-    if (!ok())
-      return false;
-    if (numShards() == 1)
-      return true;
-    std::vector<Slot> &slots = slots_[ctx.round++ & 1];
-    slots[ctx.shard].intValue = value;
-    if (!arrive(ctx))
-      return false;
-    int64_t result = slots[0].intValue;
-    for (size_t i = 1; i < slots.size(); ++i)
-      reduceInt(kind, result, slots[i].intValue, result);
-    value = result;
-    return true;
+    return allReduceScalar(ctx, kind, value, &Slot::intValue, reduceInt);
   }
 
   bool allReduceFloat(ShardContext &ctx, LoomReduceKind kind,
                       double &value) override {
-    if (!ok())
-      return false;
-    if (numShards() == 1)
-      return true;
-    std::vector<Slot> &slots = slots_[ctx.round++ & 1];
-    slots[ctx.shard].floatValue = value;
-    if (!arrive(ctx))
-      return false;
-    double result = slots[0].floatValue;
-    for (size_t i = 1; i < slots.size(); ++i)
-      reduceFloat(kind, result, slots[i].floatValue, result);
-    value = result;
-    return true;
+    return allReduceScalar(ctx, kind, value, &Slot::floatValue, reduceFloat);
   }
 
   bool orderedSum(ShardContext &ctx, const float *values, int64_t count,
@@ -130,6 +106,27 @@ protected:
   void resetCollectives() override { barrier_.reset(); }
 
 private:
+  /// Every shard publishes `value` in its slot's `field`; after the barrier
+  /// each combines them all with `reduce`, in shard order.
+  template <typename T>
+  bool allReduceScalar(ShardContext &ctx, LoomReduceKind kind, T &value,
+                       T Slot::*field,
+                       bool (*reduce)(LoomReduceKind, T, T, T &)) {
+    if (!ok())
+      return false;
+    if (numShards() == 1)
+      return true;
+    std::vector<Slot> &slots = slots_[ctx.round++ & 1];
+    slots[ctx.shard].*field = value;
+    if (!arrive(ctx))
+      return false;
+    T result = slots[0].*field;
+    for (size_t i = 1; i < slots.size(); ++i)
+      reduce(kind, result, slots[i].*field, result);
+    value = result;
+    return true;
+  }
+
   template <typename T>
   bool orderedSumImpl(ShardContext &ctx, const T *values, int64_t count,
                       T &sum) {

@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "loom/InitAllDialects.h"
+#include "loom/Pipelines/Pipelines.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -31,7 +32,6 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/StringRef.h"
@@ -52,31 +52,32 @@ using namespace mlir;
 static DialectRegistry *registry;
 
 extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  // Pass and dialect registration fills global tables: once per process.
+  // Dialect registration fills global tables: once per process.
   registry = new DialectRegistry();
-  loom::registerAllLoom(*registry);
-  loom::registerLoomPasses();
+  mlir::loom::registerAllLoom(*registry);
   return 0;
 }
 
-/// The pipeline an input runs: every combination loom-run can ask for.
-static std::string pipelineFor(llvm::StringRef text) {
-  static const char *const kDivergent[] = {"auto", "masked", "per-lane"};
-  static const char *const kLoopSync[] = {"auto", "global", "local"};
+/// The pipeline an input runs: every combination loom-run can ask for,
+/// built as the API builds it.
+static void buildPipelineFor(llvm::StringRef text, OpPassManager &pm) {
+  static const ::loom::DivergentPolicy kDivergent[] = {
+      ::loom::DivergentPolicy::Auto, ::loom::DivergentPolicy::Masked,
+      ::loom::DivergentPolicy::PerLane};
+  static const ::loom::LoopSyncPolicy kLoopSync[] = {
+      ::loom::LoopSyncPolicy::Auto, ::loom::LoopSyncPolicy::Global,
+      ::loom::LoopSyncPolicy::Local};
   static const int kShards[] = {1, 2, 3, 4};
   uint64_t h = llvm::hash_value(text);
-  std::string pipeline = "builtin.module(loom-annotate-batch-axes,"
-                         "loom-vmap{divergent=";
-  pipeline += kDivergent[h % 3];
-  pipeline += "},loom-shard{shards=" + std::to_string(kShards[(h / 3) % 4]);
-  pipeline += "},loom-localize-loops{loop-sync=";
-  pipeline += kLoopSync[(h / 12) % 3];
-  pipeline += "},loom-bufferize)";
-  return pipeline;
+  mlir::loom::LoomPipelineOptions options;
+  options.divergent = kDivergent[h % 3];
+  options.shards = kShards[(h / 3) % 4];
+  options.loopSync = kLoopSync[(h / 12) % 3];
+  mlir::loom::buildLoomPipeline(pm, options);
+  mlir::loom::buildLoomBufferizePipeline(pm, mlir::loom::LoomToLLVMOptions());
 }
 
-extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size,
-                                   size_t maxSize);
+extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t maxSize);
 
 extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
                                           size_t maxSize, unsigned seed) {
@@ -139,11 +140,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
 
   PassManager pm(&context);
-  std::string pipeline = pipelineFor(text);
-  if (failed(parsePassPipeline(pipeline, pm))) {
-    llvm::errs() << "loom-ir-fuzzer: cannot build " << pipeline << "\n";
-    std::abort();
-  }
+  buildPipelineFor(text, pm);
   (void)pm.run(*module);
   return 0;
 }

@@ -288,14 +288,20 @@ namespace {
 enum class Take { Whole, OneLane, Other };
 } // namespace
 
-/// `offset`, `size` and `stride` along an axis of static size `dimSize`
-/// (or dynamic), where `isLocalSize`/`isLane` say what an index value is.
-template <typename IsFact>
-static Take classify(OpFoldResult offset, OpFoldResult size,
-                     OpFoldResult stride, int64_t dimSize, IsFact is) {
+/// How `slice` takes axis `axis` (of static size `dimSize`, or dynamic) of
+/// a tensor split along it, by what `axes` knows of its index values.
+static Take classify(const ShardAxes &axes,
+                     OffsetSizeAndStrideOpInterface slice, int64_t axis,
+                     int64_t dimSize) {
+  OpFoldResult offset = slice.getMixedOffsets()[axis],
+               size = slice.getMixedSizes()[axis],
+               stride = slice.getMixedStrides()[axis];
   auto isValue = [&](OpFoldResult ofr, ShardFact::Kind kind) {
     auto v = dyn_cast<Value>(ofr);
-    return v && is(v, kind);
+    if (!v)
+      return false;
+    std::optional<ShardFact> fact = axes.lookup(v);
+    return fact && fact->kind == kind;
   };
   if (isConstantIntValue(offset, 0) && isConstantIntValue(stride, 1) &&
       (isValue(size, ShardFact::LocalSize) ||
@@ -343,18 +349,12 @@ static int64_t keptAxis(const llvm::SmallBitVector &dropped, int64_t axis) {
 
 LogicalResult ShardAxes::visitExtractSlice(Operation *op) {
   auto slice = cast<tensor::ExtractSliceOp>(op);
-  auto is = [&](Value v, ShardFact::Kind kind) {
-    std::optional<ShardFact> f = lookup(v);
-    return f && f->kind == kind;
-  };
   auto fail = [&](const Twine &why) { return unsupported(op, why); };
   std::optional<int64_t> axis = splitAxis(slice.getSource());
   if (!axis)
     return checkSliceIndices(*this, slice, std::nullopt, Take::Other, fail);
   int64_t a = *axis;
-  Take take = classify(slice.getMixedOffsets()[a], slice.getMixedSizes()[a],
-                       slice.getMixedStrides()[a],
-                       slice.getSourceType().getDimSize(a), is);
+  Take take = classify(*this, slice, a, slice.getSourceType().getDimSize(a));
   if (take == Take::Other)
     return unsupported(op, "takes part of axis " + Twine(a) +
                                ", which is split across shards (loom-shard "
@@ -372,10 +372,6 @@ LogicalResult ShardAxes::visitExtractSlice(Operation *op) {
 
 LogicalResult ShardAxes::visitInsertSlice(Operation *op) {
   auto slice = cast<tensor::InsertSliceOp>(op);
-  auto is = [&](Value v, ShardFact::Kind kind) {
-    std::optional<ShardFact> f = lookup(v);
-    return f && f->kind == kind;
-  };
   auto fail = [&](const Twine &why) { return unsupported(op, why); };
   std::optional<int64_t> axis = splitAxis(slice.getDest());
   std::optional<int64_t> sourceAxis = splitAxis(slice.getSource());
@@ -386,9 +382,7 @@ LogicalResult ShardAxes::visitInsertSlice(Operation *op) {
     return checkSliceIndices(*this, slice, std::nullopt, Take::Other, fail);
   }
   int64_t a = *axis;
-  Take take = classify(slice.getMixedOffsets()[a], slice.getMixedSizes()[a],
-                       slice.getMixedStrides()[a],
-                       slice.getDestType().getDimSize(a), is);
+  Take take = classify(*this, slice, a, slice.getDestType().getDimSize(a));
   if (take == Take::Other)
     return unsupported(op, "writes part of axis " + Twine(a) +
                                ", which is split across shards (loom-shard "
@@ -463,8 +457,7 @@ LogicalResult ShardAxes::visitReshape(Operation *op) {
   if (axis) {
     // getReassociationIndices() returns its groups by value: keep them, or
     // the loop walks a destroyed temporary.
-    SmallVector<ReassociationIndices> groups =
-        expand.getReassociationIndices();
+    SmallVector<ReassociationIndices> groups = expand.getReassociationIndices();
     SmallVector<int64_t> nonUnit;
     for (int64_t d : groups[*axis])
       if (resultType.getDimSize(d) != 1)

@@ -344,8 +344,10 @@ struct LoomVmapPass : public mlir::loom::impl::LoomVmapPassBase<LoomVmapPass> {
 
     // Expand vmaps whose callee reaches no other vmap first, so a batched
     // clone never contains a vmap; a vmap inside a clone (one whose operands
-    // are the same on every lane) is expanded in a later round.
-    for (unsigned round = 0;; ++round) {
+    // are the same on every lane) is expanded in a later round. Every round
+    // replaces at least one vmap by a call of a clone that holds none, so
+    // the rounds end; a round with nothing ready is a cycle.
+    while (true) {
       DenseSet<Operation *> reaching = getFunctionsReachingVmap(module);
       SmallVector<VmapOp> all, ready;
       module.walk([&](VmapOp vmap) {
@@ -357,7 +359,7 @@ struct LoomVmapPass : public mlir::loom::impl::LoomVmapPassBase<LoomVmapPass> {
       });
       if (all.empty())
         break;
-      if (ready.empty() || round == 64) {
+      if (ready.empty()) {
         all.front().emitError()
             << "cannot expand loom.vmap of @" << all.front().getCallee()
             << ": the vmaps in the functions it reaches form a cycle";
