@@ -81,7 +81,8 @@ bool anyMismatch = false;
   std::exit(1);
 }
 
-template <typename T> T orDie(loom::Result<T> r, const std::string &what) {
+template <typename T>
+T orDie(loom::Result<T> r, const std::string &what) {
   if (!r)
     die(what + ": " + r.message());
   return r.take();
@@ -166,10 +167,10 @@ std::map<std::string, HostBuffer> inputsFor(const Workload &w, int64_t begin,
                                        const_cast<float *>(&w.inits[begin])),
                       "inits");
   if (!w.keys.empty())
-    in["keys"] = orDie(
-        HostBuffer::view(DType::I32, {n, 2},
-                         const_cast<uint32_t *>(&w.keys[2 * begin])),
-        "keys");
+    in["keys"] =
+        orDie(HostBuffer::view(DType::I32, {n, 2},
+                               const_cast<uint32_t *>(&w.keys[2 * begin])),
+              "keys");
   if (w.program != Program::Mwe) {
     in["t1"] = scalarF32(w.t1);
     in["dt0"] = scalarF32(w.dt0);
@@ -240,7 +241,8 @@ void runBaseline(const Workload &w, int threads, BaselineOut &out) {
   std::vector<std::thread> pool;
   for (int s = 0; s < threads; ++s) {
     auto [b, e] = loom::splitLanes(w.batch, threads, s);
-    pool.emplace_back([&w, &out, b = b, e = e] { baselineLanes(w, b, e, out); });
+    pool.emplace_back(
+        [&w, &out, b = b, e = e] { baselineLanes(w, b, e, out); });
   }
   for (auto &t : pool)
     t.join();
@@ -280,9 +282,9 @@ const Compiled &compiled(const Workload &w, const Variant &v) {
   options.shards = v.shards;
   options.loopSync = v.sync;
   options.divergent = v.divergent;
-  Executable exe = orDie(
-      Executable::compileFile(examplesDir + "/" + w.file(), options),
-      "compiling " + key);
+  Executable exe =
+      orDie(Executable::compileFile(examplesDir + "/" + w.file(), options),
+            "compiling " + key);
   Compiled c;
   c.compileSeconds = exe.compileTimes().total();
   c.exe = std::make_unique<Executable>(std::move(exe));
@@ -357,9 +359,9 @@ Measured measureCounters(const Workload &w, const Variant &v,
   // Counts do not depend on the optimization level (no contraction, same
   // bits), and -O0 keeps `make bench` within its time.
   options.optLevel = 0;
-  Executable counted = orDie(
-      Executable::compileFile(examplesDir + "/" + w.file(), options),
-      "compiling " + variantKey(w, v) + " with loop counters");
+  Executable counted =
+      orDie(Executable::compileFile(examplesDir + "/" + w.file(), options),
+            "compiling " + variantKey(w, v) + " with loop counters");
   callWhole(counted, w);
   loom::Counters c = orDie(counted.counters(), "reading loop counters");
   double active = 0, slots = 0;
@@ -485,8 +487,7 @@ void benchPerShard(benchmark::State &state, const Workload *w, int threads,
     if (std::memcmp(static_cast<const char *>(ys.data()) + offset, o[0].data(),
                     bytes) != 0) {
       anyMismatch = true;
-      std::fprintf(stderr, "loom-bench-seed: MISMATCH: %s\n",
-                   name.c_str());
+      std::fprintf(stderr, "loom-bench-seed: MISMATCH: %s\n", name.c_str());
       state.SkipWithError("outputs differ from the 1-shard auto run");
       return;
     }
@@ -513,8 +514,8 @@ void registerAll() {
     for (int shards : {1, 2, 10}) {
       std::string prefix = w.name + "/s" + std::to_string(shards) + "/";
       // Baseline and auto first: the ratios of the rest refer to them.
-      configure(benchmark::RegisterBenchmark(
-          (prefix + "baseline").c_str(), benchBaseline, &w, shards));
+      configure(benchmark::RegisterBenchmark((prefix + "baseline").c_str(),
+                                             benchBaseline, &w, shards));
       std::vector<Variant> variants = {{shards, LS::Auto, D::Auto}};
       std::vector<LS> syncs = {LS::Auto};
       if (shards > 1)
@@ -609,8 +610,9 @@ int main(int argc, char **argv) {
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   if (anyMismatch) {
-    std::fprintf(stderr, "loom-bench-seed: some variants computed different "
-                         "bits from the 1-shard auto run (see MISMATCH above)\n");
+    std::fprintf(stderr,
+                 "loom-bench-seed: some variants computed different "
+                 "bits from the 1-shard auto run (see MISMATCH above)\n");
     return 1;
   }
   return 0;

@@ -75,7 +75,8 @@ uint32_t randomBits(Key key) {
 }
 
 Key splitAt(Key key, size_t n, size_t i) {
-  std::vector<uint32_t> words = threefry::split(key, n, /*partitionable=*/false);
+  std::vector<uint32_t> words =
+      threefry::split(key, n, /*partitionable=*/false);
   return {words[2 * i], words[2 * i + 1]};
 }
 
@@ -177,8 +178,8 @@ static float linearRescale(float t0, float t, float t1) {
   return (t - t0) / (t1 - t0);
 }
 
-VirtualBrownianTree::VirtualBrownianTree(float t0, float t1, float tol,
-                                         Key key, MathMode math)
+VirtualBrownianTree::VirtualBrownianTree(float t0, float t1, float tol, Key key,
+                                         MathMode math)
     : t0(t0), t1(t1), tolNormalised(tol / (t1 - t0)),
       // split_by_tree: one key per leaf of the shape, so not `key` itself.
       leafKey(splitAt(key, 1, 0)), numLevels(0), math(math) {

@@ -98,7 +98,8 @@ struct MaskedTrips {
 MaskedTrips mweMaskedTrips(const std::vector<MweResult> &lanes);
 
 //===----------------------------------------------------------------------===//
-// diffrax: Heun + PIDController(1e-3, 1e-6) + SaveAt(ts = linspace(t0, t1, 100))
+// diffrax: Heun + PIDController(1e-3, 1e-6) + SaveAt(ts = linspace(t0, t1,
+// 100))
 //===----------------------------------------------------------------------===//
 
 constexpr int kNumSaves = 100;

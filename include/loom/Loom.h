@@ -10,8 +10,8 @@
 //   options.entry = "main";
 //   auto exe = loom::Executable::compileFile("while_of_while.mlir", options);
 //   if (!exe) { std::cerr << exe.message() << "\n"; return 1; }
-//   auto outputs = exe->call({inits, keys});     // inputs are viewed, not copied
-//   if (!outputs) { std::cerr << outputs.message() << "\n"; return 1; }
+//   auto outputs = exe->call({inits, keys});     // inputs are viewed, not
+//   copied if (!outputs) { std::cerr << outputs.message() << "\n"; return 1; }
 //
 // The header exposes no LLVM or MLIR type. Every failure is a value with a
 // one-line message; nothing here aborts on bad input. An Executable may be

@@ -21,7 +21,8 @@ static std::pair<size_t, size_t> sizeAndAlign(const ValueInfo &info) {
   return {size, size};
 }
 
-ResultLayout loom::detail::layoutResults(const std::vector<ValueInfo> &results) {
+ResultLayout
+loom::detail::layoutResults(const std::vector<ValueInfo> &results) {
   ResultLayout layout;
   size_t maxAlign = 1;
   for (const ValueInfo &info : results) {

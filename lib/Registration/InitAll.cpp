@@ -4,11 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "loom/InitAllDialects.h"
 #include "loom/Conversion/Passes.h"
 #include "loom/Dialect/Loom/IR/LoomDialect.h"
 #include "loom/Dialect/Loom/Transforms/BatchingOpInterfaceImpl.h"
 #include "loom/Dialect/Loom/Transforms/Passes.h"
+#include "loom/InitAllDialects.h"
 #include "loom/Pipelines/Pipelines.h"
 #include "loom/Transforms/Passes.h"
 

@@ -24,9 +24,10 @@ struct LoomAllowFPContraction
       arith::FastMathFlags flags = arith::FastMathFlags::none;
       if (auto attr = op.getFastMathFlagsAttr())
         flags = attr.getValue();
-      op->setAttr(op.getFastMathAttrName(),
-                  arith::FastMathFlagsAttr::get(
-                      op->getContext(), flags | arith::FastMathFlags::contract));
+      op->setAttr(
+          op.getFastMathAttrName(),
+          arith::FastMathFlagsAttr::get(
+              op->getContext(), flags | arith::FastMathFlags::contract));
     });
   }
 };

@@ -62,14 +62,12 @@ void computeIntoOld(Value next, BlockArgument old) {
   init->set(old);
 }
 
-struct LoomCarryInPlace
-    : loom::impl::LoomCarryInPlaceBase<LoomCarryInPlace> {
+struct LoomCarryInPlace : loom::impl::LoomCarryInPlaceBase<LoomCarryInPlace> {
   void runOnOperation() override {
     getOperation()->walk([](scf::WhileOp loop) {
       scf::ConditionOp cond = loop.getConditionOp();
       Block *after = loop.getAfterBody();
-      for (auto [i, next] :
-           llvm::enumerate(loop.getYieldOp().getResults())) {
+      for (auto [i, next] : llvm::enumerate(loop.getYieldOp().getResults())) {
         // The old value reaches the body only when the condition passes
         // the carry through at its own position.
         if (i >= cond.getArgs().size() ||

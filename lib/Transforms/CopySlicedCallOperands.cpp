@@ -36,8 +36,9 @@ struct LoomCopySlicedCallOperands
             tensor::getMixedSizes(builder, loc, slice.getResult());
         Value empty = builder.create<tensor::EmptyOp>(
             loc, sizes, slice.getResultType().getElementType());
-        operand.set(builder.create<linalg::CopyOp>(loc, slice.getResult(), empty)
-                        .getResult(0));
+        operand.set(
+            builder.create<linalg::CopyOp>(loc, slice.getResult(), empty)
+                .getResult(0));
       }
     });
   }

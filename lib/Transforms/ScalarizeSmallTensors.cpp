@@ -86,8 +86,8 @@ struct Scalarizer {
         continue;
       }
       int64_t n = tensor.getNumElements();
-      out.push_back(b.create<tensor::FromElementsOp>(
-          loc, tensor, scalars.slice(next, n)));
+      out.push_back(b.create<tensor::FromElementsOp>(loc, tensor,
+                                                     scalars.slice(next, n)));
       next += n;
     }
     return out;
@@ -105,8 +105,8 @@ struct Scalarizer {
         elements.push_back(block.insertArgument(
             i + 1 + k, tensor.getElementType(), arg.getLoc()));
       rewriter.setInsertionPointToStart(&block);
-      Value rebuilt = rewriter.create<tensor::FromElementsOp>(
-          arg.getLoc(), tensor, elements);
+      Value rebuilt = rewriter.create<tensor::FromElementsOp>(arg.getLoc(),
+                                                              tensor, elements);
       rewriter.replaceAllUsesWith(arg, rebuilt);
       block.eraseArgument(i);
     }
@@ -139,8 +139,8 @@ struct ScalarizeWhileCarries : OpRewritePattern<scf::WhileOp> {
     scf::ConditionOp cond = loop.getConditionOp();
     rewriter.setInsertionPoint(cond);
     SmallVector<Value> forwarded = s.expand(rewriter, loc, cond.getArgs());
-    rewriter.modifyOpInPlace(
-        cond, [&] { cond.getArgsMutable().assign(forwarded); });
+    rewriter.modifyOpInPlace(cond,
+                             [&] { cond.getArgsMutable().assign(forwarded); });
     scf::YieldOp yield = loop.getYieldOp();
     rewriter.setInsertionPoint(yield);
     SmallVector<Value> yielded = s.expand(rewriter, loc, yield.getResults());
@@ -148,8 +148,8 @@ struct ScalarizeWhileCarries : OpRewritePattern<scf::WhileOp> {
         yield, [&] { yield.getResultsMutable().assign(yielded); });
 
     rewriter.setInsertionPointAfter(loop);
-    rewriter.replaceOp(op, s.collapse(rewriter, loc, op.getResultTypes(),
-                                      loop.getResults()));
+    rewriter.replaceOp(
+        op, s.collapse(rewriter, loc, op.getResultTypes(), loop.getResults()));
     return success();
   }
 
@@ -233,16 +233,16 @@ struct InsertSliceOfFromElements : OpRewritePattern<tensor::InsertSliceOp> {
         int64_t step = (rest % sizes[d]) * strides[d];
         rest /= sizes[d];
         if (auto offset = getConstantIntValue(offsets[d])) {
-          indices[d] = rewriter.create<arith::ConstantIndexOp>(loc,
-                                                                *offset + step);
+          indices[d] =
+              rewriter.create<arith::ConstantIndexOp>(loc, *offset + step);
           continue;
         }
         Value offset = offsets[d].get<Value>();
-        indices[d] = step == 0 ? offset
-                               : rewriter.create<arith::AddIOp>(
-                                     loc, offset,
-                                     rewriter.create<arith::ConstantIndexOp>(
-                                         loc, step));
+        indices[d] =
+            step == 0 ? offset
+                      : rewriter.create<arith::AddIOp>(
+                            loc, offset,
+                            rewriter.create<arith::ConstantIndexOp>(loc, step));
       }
       dest = rewriter.create<tensor::InsertOp>(loc, element, dest, indices);
     }
@@ -302,8 +302,7 @@ struct SelectOfSmallTensors : OpRewritePattern<arith::SelectOp> {
 // func.func private @f(tensor<N>) called only by func.call
 // => @f(N scalars), with from_elements at entry and extracts at each call:
 // a key passed to a helper needs no buffer per call either.
-static void scalarizePrivateArguments(ModuleOp module,
-                                      const Scalarizer &s) {
+static void scalarizePrivateArguments(ModuleOp module, const Scalarizer &s) {
   IRRewriter rewriter(module.getContext());
   for (auto func : module.getOps<func::FuncOp>()) {
     if (!func.isPrivate() || func.isExternal() ||
@@ -319,10 +318,9 @@ static void scalarizePrivateArguments(ModuleOp module,
     for (unsigned i = 0; i < func.getNumArguments(); ++i) {
       auto tensor = s.small(func.getArgumentTypes()[i]);
       DictionaryAttr attrs = func.getArgAttrDict(i);
-      argAttrs.append(tensor ? tensor.getNumElements() : 1,
-                      tensor || !attrs
-                          ? DictionaryAttr::get(module.getContext())
-                          : attrs);
+      argAttrs.append(
+          tensor ? tensor.getNumElements() : 1,
+          tensor || !attrs ? DictionaryAttr::get(module.getContext()) : attrs);
     }
     s.expandArguments(rewriter, func.front());
     func.setType(FunctionType::get(module.getContext(),
@@ -347,10 +345,8 @@ struct LoomScalarizeSmallTensors
     if (auto module = dyn_cast<ModuleOp>(getOperation()))
       scalarizePrivateArguments(module, Scalarizer{maxElements});
     RewritePatternSet patterns(&getContext());
-    patterns.add<ScalarizeWhileCarries>(&getContext(),
-                                        Scalarizer{maxElements});
-    patterns.add<SliceOfFromElements, InsertSliceOfFromElements>(
-        &getContext());
+    patterns.add<ScalarizeWhileCarries>(&getContext(), Scalarizer{maxElements});
+    patterns.add<SliceOfFromElements, InsertSliceOfFromElements>(&getContext());
     patterns.add<SelectOfSmallTensors>(&getContext(), Scalarizer{maxElements});
     // The folds that make the scalars pay off: extract(from_elements) and
     // extract(generate).
@@ -358,8 +354,8 @@ struct LoomScalarizeSmallTensors
     tensor::FromElementsOp::getCanonicalizationPatterns(patterns,
                                                         &getContext());
     tensor::GenerateOp::getCanonicalizationPatterns(patterns, &getContext());
-    if (failed(applyPatternsAndFoldGreedily(getOperation(),
-                                            std::move(patterns))))
+    if (failed(
+            applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
 };

@@ -8,8 +8,8 @@
 //            [--repeat N] [--time] [--raise-on NAME]
 //
 // SPEC is a .npy path, `fill:VALUE:SHAPExDTYPE`, `jax-split:SEED:COUNT` or
-// `jax-split-partitionable:SEED:COUNT` (with `:INDEX`, one key of those). Every problem is one line on stderr
-// and a non-zero exit.
+// `jax-split-partitionable:SEED:COUNT` (with `:INDEX`, one key of those). Every
+// problem is one line on stderr and a non-zero exit.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,15 +31,16 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <map>
 #include <iterator>
+#include <map>
 
 using namespace loom;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory category("loom-run options");
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<program.mlir>"),
-                                      cl::Required, cl::cat(category));
+static cl::opt<std::string> inputFile(cl::Positional,
+                                      cl::desc("<program.mlir>"), cl::Required,
+                                      cl::cat(category));
 static cl::opt<std::string> entryName("entry", cl::desc("Entry function"),
                                       cl::init("main"), cl::cat(category));
 static cl::list<std::string>
@@ -66,12 +67,13 @@ static cl::opt<bool> showTime("time",
                               cl::cat(category));
 static cl::opt<std::string> backend("backend", cl::desc("cpu | gpu | mpi"),
                                     cl::init("cpu"), cl::cat(category));
-static cl::opt<int> shards("shards", cl::desc("Number of shards (0: from the "
-                                              "program's mesh, or 1)"),
+static cl::opt<int> shards("shards",
+                           cl::desc("Number of shards (0: from the "
+                                    "program's mesh, or 1)"),
                            cl::init(0), cl::cat(category));
-static cl::opt<std::string>
-    divergent("divergent", cl::desc("auto | masked | per-lane"),
-              cl::init("auto"), cl::cat(category));
+static cl::opt<std::string> divergent("divergent",
+                                      cl::desc("auto | masked | per-lane"),
+                                      cl::init("auto"), cl::cat(category));
 static cl::opt<std::string> loopSync("loop-sync",
                                      cl::desc("auto | global | local"),
                                      cl::init("auto"), cl::cat(category));
@@ -105,10 +107,9 @@ static std::string flagName(const cl::Option &option) {
 /// Every option but --input holds one value, so either is a typo in a long
 /// command line, and running with whichever value won would hide it.
 static Status checkOptionUse(int statsCount) {
-  const cl::Option *single[] = {&entryName, &outputDir, &repeat,
-                                &showTime,  &backend,   &shards,
-                                &divergent, &loopSync,  &fpContraction,
-                                &optLevel,  &raiseOn};
+  const cl::Option *single[] = {
+      &entryName, &outputDir, &repeat,        &showTime, &backend, &shards,
+      &divergent, &loopSync,  &fpContraction, &optLevel, &raiseOn};
   for (const cl::Option *option : single)
     if (option->getNumOccurrences() > 1)
       return Status::error(flagName(*option) + " is given more than once");
@@ -186,17 +187,17 @@ static Status checkErrorCodes(const Executable &exe,
     if (const SolverResult *known = findSolverResult(code[i]))
       seen[known - kSolverResults] = true;
     if (++failed <= 8)
-      lanes += fmt::format("{}{} ({}={})", failed > 1 ? ", " : "", i, name,
-                           code[i]);
+      lanes +=
+          fmt::format("{}{} ({}={})", failed > 1 ? ", " : "", i, name, code[i]);
   }
   if (failed == 0)
     return Status::success();
   std::string messages;
   for (size_t k = 0; k < std::size(kSolverResults); ++k)
     if (seen[k])
-      messages += fmt::format("; {} = {}: {}", kSolverResults[k].code,
-                              kSolverResults[k].name,
-                              kSolverResults[k].message);
+      messages +=
+          fmt::format("; {} = {}: {}", kSolverResults[k].code,
+                      kSolverResults[k].name, kSolverResults[k].message);
   return Status::error(fmt::format("{} of {} lanes failed: {}{}{}", failed,
                                    codes.numElements(), lanes,
                                    failed > 8 ? ", ..." : "", messages));
@@ -235,9 +236,10 @@ static int printCounters(const Executable &exe) {
                     loop.location, loop.masked ? "masked" : "unmasked",
                     joinInts(perCall(loop.iterations)));
     if (loop.masked && slots > 0)
-      line += fmt::format(", active lane-iterations {} of {} ({:.1f}% lane "
-                          "utilisation)",
-                          active / calls, slots / calls, 100.0 * active / slots);
+      line +=
+          fmt::format(", active lane-iterations {} of {} ({:.1f}% lane "
+                      "utilisation)",
+                      active / calls, slots / calls, 100.0 * active / slots);
     else
       line +=
           fmt::format(", iterations summed over shards {}", iterations / calls);
@@ -265,13 +267,14 @@ int main(int argc, char **argv) {
   // loom-run error is one line, so collect them and join the lines.
   std::string clErrors;
   llvm::raw_string_ostream clErrorStream(clErrors);
-  if (!cl::ParseCommandLineOptions(argc, argv,
-                                   (std::string("Loom JIT runner: compile a "
-                                                "program and run its entry on "
-                                                ".npy or generated inputs\n\n") +
-                                    "Also:\n" + kStatsHelp)
-                                       .c_str(),
-                                   &clErrorStream)) {
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          (std::string("Loom JIT runner: compile a "
+                       "program and run its entry on "
+                       ".npy or generated inputs\n\n") +
+           "Also:\n" + kStatsHelp)
+              .c_str(),
+          &clErrorStream)) {
     llvm::SmallVector<llvm::StringRef> lines;
     llvm::StringRef(clErrors).split(lines, '\n', -1, /*KeepEmpty=*/false);
     std::string joined;

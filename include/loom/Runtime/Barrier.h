@@ -114,7 +114,9 @@ public:
       return;
     // Taking the mutex orders this notify after a sleeper that incremented
     // the count but has not yet blocked: it holds the mutex until it does.
-    { std::lock_guard<std::mutex> lock(mutex_); }
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+    }
     cv_.notify_all();
   }
 

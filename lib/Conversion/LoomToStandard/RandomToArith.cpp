@@ -57,9 +57,7 @@ struct Arith {
   OpBuilder &b;
   Location loc;
 
-  Value i32(int64_t v) {
-    return b.create<arith::ConstantIntOp>(loc, v, 32);
-  }
+  Value i32(int64_t v) { return b.create<arith::ConstantIntOp>(loc, v, 32); }
   Value intLike(Value like, int64_t v) {
     return b.create<arith::ConstantOp>(loc,
                                        b.getIntegerAttr(like.getType(), v));
@@ -112,8 +110,8 @@ struct Arith {
 /// start of its body; the caller restores `b` with an InsertionGuard.
 func::FuncOp createPrivateFunc(OpBuilder &b, SymbolTable &symbols,
                                StringRef name, FunctionType type) {
-  b.setInsertionPointToEnd(&cast<ModuleOp>(symbols.getOp()).getBodyRegion()
-                                .front());
+  b.setInsertionPointToEnd(
+      &cast<ModuleOp>(symbols.getOp()).getBodyRegion().front());
   auto func = b.create<func::FuncOp>(symbols.getOp()->getLoc(), name, type);
   func.setPrivate();
   symbols.insert(func);
@@ -188,29 +186,28 @@ Value erfinvResult(Arith &a, Value x, Value p) {
 /// polynomial in w = -log1p(-x*x), one set of coefficients for w < 5 and one
 /// for the tails, with erfinv(+-1) = +-inf.
 func::FuncOp getErfinv32(OpBuilder &builder, SymbolTable &symbols) {
-  return getUnaryHelper(
-      builder, symbols, kErfinv32Name, builder.getF32Type(),
-      [](Arith &a, Value x) {
-        const auto &kCentral = erfinv::kFloat32Central;
-        const auto &kTail = erfinv::kFloat32Tail;
-        Value w = erfinvW(a, x);
-        Value central = a.ltf(w, 5.0);
-        Value wc = a.subf(w, a.floatLike(x, 2.5));
-        Value sqrtW = a.b.create<math::SqrtOp>(a.loc, w);
-        Value wt = a.subf(sqrtW, a.floatLike(x, 3.0));
-        w = a.select(central, wc, wt);
-        auto coefficient = [&](int i) {
-          Value c = a.floatLike(x, kCentral[i]);
-          Value t = a.floatLike(x, kTail[i]);
-          return a.select(central, c, t);
-        };
-        Value p = coefficient(0);
-        for (int i = 1; i < 9; ++i) {
-          Value c = coefficient(i);
-          p = a.addf(c, a.mulf(p, w));
-        }
-        return erfinvResult(a, x, p);
-      });
+  return getUnaryHelper(builder, symbols, kErfinv32Name, builder.getF32Type(),
+                        [](Arith &a, Value x) {
+                          const auto &kCentral = erfinv::kFloat32Central;
+                          const auto &kTail = erfinv::kFloat32Tail;
+                          Value w = erfinvW(a, x);
+                          Value central = a.ltf(w, 5.0);
+                          Value wc = a.subf(w, a.floatLike(x, 2.5));
+                          Value sqrtW = a.b.create<math::SqrtOp>(a.loc, w);
+                          Value wt = a.subf(sqrtW, a.floatLike(x, 3.0));
+                          w = a.select(central, wc, wt);
+                          auto coefficient = [&](int i) {
+                            Value c = a.floatLike(x, kCentral[i]);
+                            Value t = a.floatLike(x, kTail[i]);
+                            return a.select(central, c, t);
+                          };
+                          Value p = coefficient(0);
+                          for (int i = 1; i < 9; ++i) {
+                            Value c = coefficient(i);
+                            p = a.addf(c, a.mulf(p, w));
+                          }
+                          return erfinvResult(a, x, p);
+                        });
 }
 
 /// XLA's float64 erfinv (ErfInv64 in xla/client/lib/math.cc), Giles'
@@ -543,8 +540,7 @@ struct NormalLowering : RandomPattern<RandomNormalOp> {
                      [&](OpBuilder &b, Location l, Value i) {
                        Value bits = lowering.word(b, l, width, k, i, n, part);
                        Value u = lowering.uniformFromBits(b, l, bits, lo, hi);
-                       return Arith{b, l}.mulf(sqrt2,
-                                               lowering.erfinv(b, l, u));
+                       return Arith{b, l}.mulf(sqrt2, lowering.erfinv(b, l, u));
                      }));
     return success();
   }

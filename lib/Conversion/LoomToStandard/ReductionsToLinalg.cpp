@@ -53,7 +53,8 @@ Combiner combinerFor<AllOp>() {
 template <>
 Combiner combinerFor<SumOp>() {
   return {[](Builder &b, Type t) {
-            return floatOrInt(b, t, 0.0, [](unsigned w) { return APInt(w, 0); });
+            return floatOrInt(b, t, 0.0,
+                              [](unsigned w) { return APInt(w, 0); });
           },
           [](OpBuilder &b, Location l, Value x, Value y) -> Value {
             if (isa<FloatType>(x.getType()))
@@ -125,7 +126,7 @@ struct ReduceToLinalg : OpRewritePattern<ReduceOp> {
 
 void mlir::loom::populateLoomReductionToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<ReduceToLinalg<AnyOp>, ReduceToLinalg<AllOp>,
-               ReduceToLinalg<SumOp>, ReduceToLinalg<MaxOp>,
-               ReduceToLinalg<MinOp>>(patterns.getContext());
+  patterns
+      .add<ReduceToLinalg<AnyOp>, ReduceToLinalg<AllOp>, ReduceToLinalg<SumOp>,
+           ReduceToLinalg<MaxOp>, ReduceToLinalg<MinOp>>(patterns.getContext());
 }

@@ -325,7 +325,7 @@ TEST(ExecutableAllocTest, SeedProgramsAllocateTheSameWhateverTheirStepCount) {
   // Different numbers of inputs left out: defaults cost a call nothing.
   std::map<std::string, HostBuffer> odeShort, odeLong;
   odeShort["y0"] = init01(); // t1 0.1, dt0 0.01 by default: 8 steps
-  odeLong["y0"] = init01(); // 54 steps
+  odeLong["y0"] = init01();  // 54 steps
   odeLong["t1"] = scalarF32(1.0f);
   odeLong["dt0"] = scalarF32(0.05f);
   std::vector<Case> cases = {

@@ -663,10 +663,10 @@ TEST_F(ExecutableTest, ChecksLoomRangeOnEveryCall) {
                           "input 'mode' (#1) is " + std::to_string(mode) +
                               ", outside its loom.range [0, 2]"));
   // By name too, and for i64; a u32 is read as the unsigned value written.
-  EXPECT_TRUE(failsWith(
-      exe.callNamed(std::map<std::string, HostBuffer>{
-          {"x", x}, {"k", owned<int64_t>(DType::I64, {}, {-11})}}),
-      "input 'k' (#2) is -11, outside its loom.range [-10, 10]"));
+  EXPECT_TRUE(
+      failsWith(exe.callNamed(std::map<std::string, HostBuffer>{
+                    {"x", x}, {"k", owned<int64_t>(DType::I64, {}, {-11})}}),
+                "input 'k' (#2) is -11, outside its loom.range [-10, 10]"));
   EXPECT_TRUE(failsWith(
       exe.call({x, owned<uint32_t>(DType::U32, {}, {4294967295u})}),
       "input 'mode' (#1) is 4294967295, outside its loom.range [0, 2]"));

@@ -31,8 +31,8 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace loom;
@@ -86,8 +86,7 @@ HostBuffer keys(int32_t seed, size_t count, int64_t batch) {
 }
 
 HostBuffer splat(int64_t batch, float value) {
-  return owned<float>(DType::F32, {batch, 1},
-                      std::vector<float>(batch, value));
+  return owned<float>(DType::F32, {batch, 1}, std::vector<float>(batch, value));
 }
 
 /// One program of the matrix: its file, its entry, and its named inputs for
@@ -108,33 +107,36 @@ std::string divergentPath() {
 std::vector<Program> programs() {
   std::vector<Program> all;
   // The seed programs, configured as in golden.md.
-  all.push_back({"Mwe", examplePath("mwe/while_of_while.mlir"), "main",
-                 {30, 7, 1}, [](int64_t b) {
+  all.push_back({"Mwe",
+                 examplePath("mwe/while_of_while.mlir"),
+                 "main",
+                 {30, 7, 1},
+                 [](int64_t b) {
                    std::map<std::string, HostBuffer> in;
                    in["inits"] = splat(b, 0.1f);
                    in["keys"] = keys(0, 30, b);
                    return in;
                  }});
   // Per-lane initial values, so that lanes take different step counts.
-  all.push_back({"Ode", examplePath("diffrax/ode.mlir"), "main", {7, 1},
-                 [](int64_t b) {
-                   Lcg rng(11);
-                   std::map<std::string, HostBuffer> in;
-                   in["inits"] = floats({b, 1}, rng, 0.05f, 0.5f);
-                   in["t1"] = scalarF32(1.0f);
-                   in["dt0"] = scalarF32(0.05f);
-                   in["max_steps"] = scalarI32(10000);
-                   return in;
-                 }});
-  all.push_back({"Sde", examplePath("diffrax/sde.mlir"), "main", {7, 1},
-                 [](int64_t b) {
-                   std::map<std::string, HostBuffer> in;
-                   in["inits"] = splat(b, 0.1f);
-                   in["keys"] = keys(0, 7, b);
-                   in["t1"] = scalarF32(1.0f);
-                   in["max_steps"] = scalarI32(10000);
-                   return in;
-                 }});
+  all.push_back(
+      {"Ode", examplePath("diffrax/ode.mlir"), "main", {7, 1}, [](int64_t b) {
+         Lcg rng(11);
+         std::map<std::string, HostBuffer> in;
+         in["inits"] = floats({b, 1}, rng, 0.05f, 0.5f);
+         in["t1"] = scalarF32(1.0f);
+         in["dt0"] = scalarF32(0.05f);
+         in["max_steps"] = scalarI32(10000);
+         return in;
+       }});
+  all.push_back(
+      {"Sde", examplePath("diffrax/sde.mlir"), "main", {7, 1}, [](int64_t b) {
+         std::map<std::string, HostBuffer> in;
+         in["inits"] = splat(b, 0.1f);
+         in["keys"] = keys(0, 7, b);
+         in["t1"] = scalarF32(1.0f);
+         in["max_steps"] = scalarI32(10000);
+         return in;
+       }});
   // The vmap issue's divergent programs, with the input ranges of
   // test/Integration/vmap/property.mlir (chosen there so lanes diverge).
   std::string div = divergentPath();
@@ -227,8 +229,7 @@ std::vector<Variant> variantsFor(int shards) {
           {shards, DivergentPolicy::PerLane, LoopSyncPolicy::Auto}};
 }
 
-class ShardMatrix
-    : public ::testing::TestWithParam<std::tuple<size_t, int>> {};
+class ShardMatrix : public ::testing::TestWithParam<std::tuple<size_t, int>> {};
 
 TEST_P(ShardMatrix, SameBitsAsOneShard) {
   Program program = programs()[std::get<0>(GetParam())];
@@ -266,8 +267,8 @@ TEST_P(ShardMatrix, SameBitsAsOneShard) {
     for (size_t i = 0; i < program.batches.size(); ++i) {
       int64_t batch = program.batches[i];
       auto out = exe->callNamed(program.inputs(batch));
-      ASSERT_TRUE(out.ok()) << describe(v) << " batch " << batch << ": "
-                            << out.message();
+      ASSERT_TRUE(out.ok())
+          << describe(v) << " batch " << batch << ": " << out.message();
       ASSERT_EQ(out->size(), expected[i].size());
       for (size_t r = 0; r < out->size(); ++r) {
         EXPECT_TRUE(sameBits((*out)[r], expected[i][r]))
@@ -324,9 +325,9 @@ func.func @main(%x: tensor<?xf32> {loom.batch_axis = 0 : i64, loom.name = "x"})
 HostBuffer coupledInput(int64_t batch) {
   std::vector<float> values;
   for (int64_t i = 0; i < batch; ++i)
-    values.push_back(static_cast<float>(0.001 * (1 + i % 5) *
-                                        (i % 2 ? 1e5 : 1.0) +
-                                        0.1 * static_cast<double>(i)));
+    values.push_back(
+        static_cast<float>(0.001 * (1 + i % 5) * (i % 2 ? 1e5 : 1.0) +
+                           0.1 * static_cast<double>(i)));
   return owned<float>(DType::F32, {batch}, values);
 }
 
@@ -354,8 +355,7 @@ TEST(ShardCoupled, SameBitsForEveryShardCount) {
         ASSERT_TRUE(expected.ok()) << expected.message();
         auto out = exe->call({coupledInput(batch)});
         ASSERT_TRUE(out.ok()) << label << ": " << out.message();
-        EXPECT_TRUE(sameBits(*out, *expected))
-            << label << " batch=" << batch;
+        EXPECT_TRUE(sameBits(*out, *expected)) << label << " batch=" << batch;
       }
     }
   }

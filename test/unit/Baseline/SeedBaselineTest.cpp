@@ -185,7 +185,8 @@ TEST(SeedBaseline, SdeMatchesGoldenDistribution) {
     size_t lane;
     int steps, accepted, rejected;
   };
-  for (Lane g : {Lane{0, 93, 61, 32}, Lane{1, 75, 52, 23}, Lane{2, 80, 56, 24}}) {
+  for (Lane g :
+       {Lane{0, 93, 61, 32}, Lane{1, 75, 52, 23}, Lane{2, 80, 56, 24}}) {
     SolveResult r = sdeSolve(0.1f, laneKey(keys, g.lane), p);
     EXPECT_NEAR(r.numSteps, g.steps, 4) << "lane " << g.lane;
     EXPECT_NEAR(r.numAccepted, g.accepted, 4) << "lane " << g.lane;

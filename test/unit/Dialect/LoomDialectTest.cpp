@@ -100,10 +100,9 @@ TEST_F(LoomDialectTest, BatchTypeHelpersInvertEachOther) {
   EXPECT_EQ(batched, RankedTensorType::get({7}, f32));
   EXPECT_EQ(loom::unbatchType(batched, 0), f32);
   auto row = RankedTensorType::get({100, 1}, f32);
-  auto rows = cast<RankedTensorType>(
-      loom::batchType(row, 1, ShapedType::kDynamic));
-  EXPECT_EQ(rows.getShape(),
-            ArrayRef<int64_t>({100, ShapedType::kDynamic, 1}));
+  auto rows =
+      cast<RankedTensorType>(loom::batchType(row, 1, ShapedType::kDynamic));
+  EXPECT_EQ(rows.getShape(), ArrayRef<int64_t>({100, ShapedType::kDynamic, 1}));
   EXPECT_EQ(loom::unbatchType(rows, 1), row);
   EXPECT_FALSE(loom::batchType(f32, 1, 4));
 }

@@ -49,7 +49,8 @@ HostBuffer scalarF64(double v) { return owned<double>(DType::F64, {}, {v}); }
 /// y(t) of dy/dt = sin t + theta y, y(0) = y0.
 double exactOde(double t, double y0 = kY0, double theta = kTheta) {
   double c = 1 / (1 + theta * theta);
-  return (y0 + c) * std::exp(theta * t) - (theta * std::sin(t) + std::cos(t)) * c;
+  return (y0 + c) * std::exp(theta * t) -
+         (theta * std::sin(t) + std::cos(t)) * c;
 }
 
 /// The save times, jnp.linspace(0, t1, 100), in double (the float32 ones
@@ -186,10 +187,9 @@ double maxErrorF64(const OdeCase &c) {
 
 TEST(FidelityTest, OdeMatchesClosedFormF32) {
   // golden.md's two configurations: t1 = 1 (54 steps) and the seed's 0.1.
-  for (OdeCase c : {OdeCase{"diffrax/ode.mlir", false, 1.0, 0.05, 1e-3, 1e-6,
-                            100},
-                    OdeCase{"diffrax/ode.mlir", false, 0.1, 0.01, 1e-3, 1e-6,
-                            100}}) {
+  for (OdeCase c :
+       {OdeCase{"diffrax/ode.mlir", false, 1.0, 0.05, 1e-3, 1e-6, 100},
+        OdeCase{"diffrax/ode.mlir", false, 0.1, 0.01, 1e-3, 1e-6, 100}}) {
     double worst = checkOde(c);
     std::printf("ode f32 t1=%g: max |error| / bound = %.3g\n", c.t1, worst);
   }

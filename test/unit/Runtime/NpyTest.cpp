@@ -9,9 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "loom/Runtime/Npy.h"
 #include "loom/Runtime/HostBuffer.h"
 #include "loom/Runtime/InputSpec.h"
-#include "loom/Runtime/Npy.h"
 
 #include <gtest/gtest.h>
 

@@ -46,8 +46,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // The data follows the header, so an accepted buffer is never larger
   // than the file it came from.
   if (buffer->byteSize() > size) {
-    std::fprintf(stderr, "loom-npy-fuzzer: %zu data bytes from a %zu-byte "
-                 "file\n", static_cast<size_t>(buffer->byteSize()), size);
+    std::fprintf(stderr,
+                 "loom-npy-fuzzer: %zu data bytes from a %zu-byte "
+                 "file\n",
+                 static_cast<size_t>(buffer->byteSize()), size);
     std::abort();
   }
   return 0;

@@ -111,13 +111,13 @@ static LogicalResult verifyAxis(VmapOp op, StringRef what, StringRef axesName,
                             << " is neither an axis nor none";
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
-    return op.emitOpError() << what << " #" << index
-                            << " is batched along axis " << axis
-                            << " but its type " << type << " has no axes";
+    return op.emitOpError()
+           << what << " #" << index << " is batched along axis " << axis
+           << " but its type " << type << " has no axes";
   if (axis >= tensor.getRank())
     return op.emitOpError() << axesName << "[" << index << "] = " << axis
-                            << " is out of range for " << what << " #"
-                            << index << " of type " << type;
+                            << " is out of range for " << what << " #" << index
+                            << " of type " << type;
   return success();
 }
 
@@ -205,8 +205,8 @@ LogicalResult VmapOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
                     : unbatchType(cast<RankedTensorType>(type), axis);
     if (lane == expected)
       return success();
-    InFlightDiagnostic diag = emitOpError() << what << " #" << i << " has type "
-                                            << type;
+    InFlightDiagnostic diag = emitOpError()
+                              << what << " #" << i << " has type " << type;
     if (axis != kNotBatched)
       diag << ", which is " << lane << " per lane";
     diag << ", but @" << getCallee() << " "
@@ -233,14 +233,14 @@ static LogicalResult verifyReduce(ReduceOp op) {
   auto input = cast<RankedTensorType>(op.getInput().getType());
   int64_t axis = op.getAxis();
   if (axis >= input.getRank())
-    return op.emitOpError() << "axis " << axis
-                            << " is out of range for an input of rank "
-                            << input.getRank();
+    return op.emitOpError()
+           << "axis " << axis << " is out of range for an input of rank "
+           << input.getRank();
   Type expected = ReduceOp::inferResultType(input, axis);
   if (op.getResult().getType() != expected)
-    return op.emitOpError() << "reducing " << input << " along axis " << axis
-                            << " gives " << expected << ", not "
-                            << op.getResult().getType();
+    return op.emitOpError()
+           << "reducing " << input << " along axis " << axis << " gives "
+           << expected << ", not " << op.getResult().getType();
   return success();
 }
 
@@ -292,15 +292,14 @@ OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
 }
 OpFoldResult SumOp::fold(FoldAdaptor adaptor) {
   // Only integers: a float sum of n copies is not n * v in float arithmetic.
-  return foldReduce(*this, adaptor.getInput(),
-                    [](Attribute value, int64_t n) -> Attribute {
-                      auto i = dyn_cast<IntegerAttr>(value);
-                      if (!i)
-                        return {};
-                      APInt count(i.getValue().getBitWidth(), n);
-                      return IntegerAttr::get(i.getType(),
-                                              i.getValue() * count);
-                    });
+  return foldReduce(
+      *this, adaptor.getInput(), [](Attribute value, int64_t n) -> Attribute {
+        auto i = dyn_cast<IntegerAttr>(value);
+        if (!i)
+          return {};
+        APInt count(i.getValue().getBitWidth(), n);
+        return IntegerAttr::get(i.getType(), i.getValue() * count);
+      });
 }
 
 //===----------------------------------------------------------------------===//
@@ -347,9 +346,9 @@ OpFoldResult RandomFoldInOp::fold(FoldAdaptor adaptor) {
   auto data = dyn_cast_if_present<IntegerAttr>(adaptor.getData());
   if (!key || !data)
     return {};
-  return wordsAttr(
-      cast<ShapedType>(getType()),
-      threefry::foldIn(*key, static_cast<uint32_t>(data.getValue().getZExtValue())));
+  return wordsAttr(cast<ShapedType>(getType()),
+                   threefry::foldIn(*key, static_cast<uint32_t>(
+                                              data.getValue().getZExtValue())));
 }
 
 OpFoldResult RandomBitsOp::fold(FoldAdaptor adaptor) {

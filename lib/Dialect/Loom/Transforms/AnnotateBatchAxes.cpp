@@ -40,10 +40,10 @@ struct LoomAnnotateBatchAxes
         if (auto old = func.getArgAttrOfType<IntegerAttr>(n, name)) {
           if (old.getInt() == axis)
             continue;
-          vmap.emitOpError() << "batches argument #" << n << " of @"
-                             << func.getSymName() << " along axis " << axis
-                             << ", but it is batched along axis "
-                             << old.getInt() << " elsewhere";
+          vmap.emitOpError()
+              << "batches argument #" << n << " of @" << func.getSymName()
+              << " along axis " << axis << ", but it is batched along axis "
+              << old.getInt() << " elsewhere";
           return WalkResult::interrupt();
         }
         func.setArgAttr(n, name, b.getI64IntegerAttr(axis));
@@ -51,10 +51,9 @@ struct LoomAnnotateBatchAxes
       // A result returned as is keeps its out axis.
       for (OpOperand &use : vmap->getUses()) {
         auto ret = dyn_cast<func::ReturnOp>(use.getOwner());
-        int64_t axis = vmap.getOutAxes()[cast<OpResult>(use.get())
-                                              .getResultNumber()];
-        if (!ret || ret->getParentOp() != func ||
-            axis == VmapOp::kNotBatched)
+        int64_t axis =
+            vmap.getOutAxes()[cast<OpResult>(use.get()).getResultNumber()];
+        if (!ret || ret->getParentOp() != func || axis == VmapOp::kNotBatched)
           continue;
         func.setResultAttr(use.getOperandNumber(), name,
                            b.getI64IntegerAttr(axis));

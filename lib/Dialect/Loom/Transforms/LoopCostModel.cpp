@@ -50,11 +50,10 @@ static bool runsLaneByLane(Operation *op, const BatchednessAnalysis &analysis) {
   // convert-math-to-libm: one call per lane, vectorized or not. (sqrt, abs,
   // fma, rounding have vector instructions.)
   if (isa<math::SinOp, math::CosOp, math::TanOp, math::AsinOp, math::AcosOp,
-          math::AtanOp, math::Atan2Op, math::SinhOp, math::CoshOp,
-          math::TanhOp, math::AsinhOp, math::AcoshOp, math::AtanhOp,
-          math::ExpOp, math::Exp2Op, math::ExpM1Op, math::LogOp, math::Log2Op,
-          math::Log10Op, math::Log1pOp, math::PowFOp, math::ErfOp,
-          math::CbrtOp>(op))
+          math::AtanOp, math::Atan2Op, math::SinhOp, math::CoshOp, math::TanhOp,
+          math::AsinhOp, math::AcoshOp, math::AtanhOp, math::ExpOp,
+          math::Exp2Op, math::ExpM1Op, math::LogOp, math::Log2Op, math::Log10Op,
+          math::Log1pOp, math::PowFOp, math::ErfOp, math::CbrtOp>(op))
     return anyBatched(op->getOperands());
   if (auto extract = dyn_cast<tensor::ExtractOp>(op))
     return anyBatched(extract.getIndices());
