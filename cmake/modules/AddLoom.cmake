@@ -1,14 +1,37 @@
 # Thin wrappers over MLIR's CMake helpers, in the manner of CIRCT's
 # AddCIRCT.cmake: one place to change how every Loom library is built.
 
+include(GNUInstallDirs)
+
+# Installs a library into one of Loom's export sets: LoomRuntimeTargets
+# (plain C++, Loom::Runtime) or LoomTargets (needs MLIR, Loom::Loom).
+# cmake/modules/CMakeLists.txt installs both sets and LoomConfig.cmake.
+function(add_loom_library_install name export_set)
+  install(TARGETS ${name}
+    EXPORT ${export_set}
+    COMPONENT ${name}
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  # The installed headers, and the C++ they are written in.
+  target_include_directories(${name} INTERFACE
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  target_compile_features(${name} INTERFACE cxx_std_17)
+endfunction()
+
+# DISABLE_INSTALL keeps upstream's rules out: they would export into
+# MLIRTargets, which Loom does not install. Loom's own set replaces them.
+
 # A dialect library (ODS-generated ops, attributes, enums).
 function(add_loom_dialect_library name)
   add_mlir_library(${ARGV} DISABLE_INSTALL)
+  add_loom_library_install(${name} LoomTargets)
 endfunction()
 
 # Every other library (analyses, transforms, conversions, the API).
 function(add_loom_library name)
   add_mlir_library(${ARGV} DISABLE_INSTALL)
+  add_loom_library_install(${name} LoomTargets)
 endfunction()
 
 # Generates dialect, op and pass documentation into docs/generated/ under the
