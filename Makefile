@@ -7,6 +7,8 @@
 #               runtime and API tests under TSan ($(TSAN_BUILD)/), with clang-19
 #   make fuzz   each libFuzzer target for FUZZ_SECONDS (built in $(ASAN_BUILD)/)
 #   make check-format  every C++ file as clang-format-19 writes it
+#   make install-check  install into a temporary prefix, build and run the
+#               examples against it with find_package(Loom)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
@@ -22,7 +24,7 @@ SANITIZER_CMAKE = -G Ninja -DCMAKE_C_COMPILER=clang-19 \
 
 .PHONY: all deps configure build demo test bench clean sanitizer-deps \
   configure-asan configure-tsan test-asan test-tsan test-sanitizers fuzz \
-  check-format
+  check-format install-check
 
 all: build
 
@@ -91,6 +93,9 @@ fuzz: configure-asan
 
 check-format:
 	@scripts/check-format.sh
+
+install-check: build
+	JOBS=$(JOBS) scripts/install-roundtrip.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD)
