@@ -13,6 +13,11 @@
 //   auto outputs = exe->call({inits, keys});     // inputs are viewed, not
 //   copied if (!outputs) { std::cerr << outputs.message() << "\n"; return 1; }
 //
+// Or ahead of time: compileFileTo(..., EmitStage::Library, "prog.so") once,
+// with the compiler, then Executable::load("prog.so") wherever it runs, with
+// only the runtime library (Loom::Runtime, no LLVM); it is called the same
+// way.
+//
 // The header exposes no LLVM or MLIR type. Every failure is a value with a
 // one-line message; nothing here aborts on bad input. An Executable may be
 // called from several threads at once.
@@ -39,6 +44,15 @@ namespace loom {
 /// Where the compiled program runs.
 enum class Backend { CPU, GPU, MPI };
 
+/// What Executable::compileFileTo writes (`loom-compile --emit=`): the
+/// module after the Loom pipeline and bufferization ("mlir"), its LLVM IR
+/// ("llvm"), an object file ("obj"), or a shared library that
+/// Executable::load loads ("so").
+enum class EmitStage { MLIR, LLVM, Object, Library };
+
+/// Parses "mlir", "llvm", "obj" or "so".
+Result<EmitStage> parseEmitStage(const std::string &word);
+
 /// Parses the words used on command lines ("cpu", "gpu", "mpi"); the
 /// policies' words are parsed by parseDivergentPolicy and
 /// parseLoopSyncPolicy (loom/Support/Policies.h).
@@ -61,6 +75,10 @@ struct CompileOptions {
   /// Masked loops pay one extra reduction per iteration, so it is off by
   /// default.
   bool countLoops = false;
+  /// The CPU that ahead-of-time code is compiled for, as LLVM (and clang's
+  /// -march) names it; empty means x86-64-v3. The JIT compiles for the CPU
+  /// it runs on.
+  std::string targetCPU;
 };
 
 /// What one loop did, per shard, summed over the calls since the counters
@@ -99,7 +117,8 @@ struct ValueInfo {
   std::optional<std::pair<int64_t, int64_t>> range;
 };
 
-/// Time spent compiling, by stage, in seconds.
+/// Time spent compiling, by stage, in seconds (a loaded library: `jit` is
+/// the time it took to load).
 struct CompileTimes {
   double parse = 0, lower = 0, jit = 0;
   double total() const { return parse + lower + jit; }
@@ -117,6 +136,19 @@ public:
                                     const std::string &bufferName = "<string>");
   static Result<Executable> compileFile(const std::string &path,
                                         const CompileOptions &options = {});
+
+  /// Ahead of time: compiles the program in `path` as compileFile does and
+  /// writes `stage` to `outputPath`.
+  static Status compileFileTo(const std::string &path,
+                              const CompileOptions &options, EmitStage stage,
+                              const std::string &outputPath);
+
+  /// Loads a library that compileFileTo wrote (EmitStage::Library): the
+  /// same calls and counters as the executable compileFile gives. Needs only
+  /// the runtime library, no LLVM. A library of another Loom, or for a CPU
+  /// that lacks some of its target's features, or a file that is not one,
+  /// is an error.
+  static Result<Executable> load(const std::string &path);
 
   const std::vector<ValueInfo> &inputs() const;
   const std::vector<ValueInfo> &outputs() const;
@@ -140,6 +172,10 @@ public:
   /// defaults may be left out.
   Result<std::vector<HostBuffer>>
   callNamed(const std::map<std::string, HostBuffer> &inputs) const;
+
+  /// Whether it was compiled with CompileOptions::countLoops (for a loaded
+  /// library: `loom-compile --counters`).
+  bool countsLoops() const;
 
   /// The counters since the last reset; an error for a program that does
   /// not run on a mesh (a scalar entry).

@@ -10,7 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ExecutableImpl.h"
+#include "FrontEnd.h"
+#include "Signature.h"
 
 #include "loom/Dialect/Loom/IR/LoomDialect.h"
 #include "loom/Dialect/Loom/Transforms/Passes.h"
@@ -35,11 +36,6 @@
 using namespace loom;
 using namespace loom::detail;
 
-Executable::Executable(std::shared_ptr<const Impl> impl)
-    : impl(std::move(impl)) {}
-
-const CompileTimes &Executable::compileTimes() const { return impl->times; }
-
 //===----------------------------------------------------------------------===//
 // Compilation
 //===----------------------------------------------------------------------===//
@@ -51,8 +47,10 @@ double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+} // namespace
+
 /// Collects the first error as one line: "file:line:col: error: message".
-class FirstError {
+class loom::detail::FirstError {
 public:
   explicit FirstError(mlir::MLIRContext &ctx)
       : handler(&ctx, [this](mlir::Diagnostic &diag) {
@@ -76,6 +74,8 @@ private:
   std::string message;
   mlir::ScopedDiagnosticHandler handler;
 };
+
+namespace {
 
 /// Erases the functions the entry cannot reach: they would only cost
 /// compile time, and may need passes (loom-vmap) the entry does not.
@@ -122,99 +122,134 @@ void initializeLLVMOnce() {
 
 } // namespace
 
-static Result<Executable>
-compileBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
-              const CompileOptions &options) {
+Status FrontEnd::error(const std::string &fallback) const {
+  return errors->status(fallback);
+}
+
+FrontEnd::FrontEnd() = default;
+FrontEnd::FrontEnd(FrontEnd &&) = default;
+FrontEnd::~FrontEnd() = default;
+
+Result<FrontEnd>
+loom::detail::runFrontEnd(std::unique_ptr<llvm::MemoryBuffer> buffer,
+                          const CompileOptions &options,
+                          Executable::Impl &impl) {
+  FrontEnd front;
   Result<std::unique_ptr<TargetBackend>> backend =
       createTargetBackend(options.backend);
   if (!backend)
     return backend.status();
+  front.backend = backend.take();
   if (Status s = checkOptions(options); !s.ok())
     return s;
   initializeLLVMOnce();
-  auto impl = std::make_shared<Executable::Impl>();
   mlir::DialectRegistry registry;
   mlir::loom::registerAllLoom(registry);
   mlir::registerBuiltinDialectTranslation(registry);
   mlir::registerLLVMDialectTranslation(registry);
-  impl->context = std::make_unique<mlir::MLIRContext>(
+  front.context = std::make_unique<mlir::MLIRContext>(
       registry, mlir::MLIRContext::Threading::DISABLED);
-  mlir::MLIRContext &ctx = *impl->context;
-  FirstError errors(ctx);
+  mlir::MLIRContext &ctx = *front.context;
+  front.errors = std::make_unique<FirstError>(ctx);
 
   auto start = Clock::now();
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &ctx);
+  front.module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &ctx);
+  mlir::OwningOpRef<mlir::ModuleOp> &module = front.module;
   if (!module)
-    return errors.status("could not parse the program");
+    return front.error("could not parse the program");
   // Before anything reads the signature: a loom.context the program brings
   // would be called with the caller's value as the runtime's shard context.
   if (failed(mlir::loom::checkNotYetSharded(*module)))
-    return errors.status("the program was already sharded");
+    return front.error("the program was already sharded");
   auto entry = module->lookupSymbol<mlir::func::FuncOp>(options.entry);
   if (!entry || entry.isExternal())
     return Status::error("no entry function @" + options.entry +
                          " in the program");
-  if (Status s = describeEntry(entry, *impl); !s.ok())
+  if (Status s = describeEntry(entry, impl); !s.ok())
     return s;
-  for (const ValueInfo &info : impl->inputs) {
-    std::optional<HostBuffer> &def = impl->defaults.emplace_back();
-    if (!info.defaultValue)
-      continue;
-    Result<HostBuffer> buffer = defaultBuffer(info);
-    if (!buffer)
-      return buffer.status();
-    def = buffer.take();
-  }
+  if (Status s = impl.buildDefaults(); !s.ok())
+    return s;
   keepReachable(*module, entry);
-  impl->times.parse = secondsSince(start);
+  impl.times.parse = secondsSince(start);
 
   start = Clock::now();
   // Batching and sharding first: the mesh they settle on decides how the
   // entry is called.
-  mlir::PassManager front(&ctx);
+  mlir::PassManager pm(&ctx);
   // Before anything trusts a constant index.
-  front.addPass(mlir::loom::createLoomCheckStaticBounds());
+  pm.addPass(mlir::loom::createLoomCheckStaticBounds());
   mlir::loom::LoomPipelineOptions batching;
   batching.divergent = options.divergent;
   batching.shards = options.shards;
   batching.loopSync = options.loopSync;
   batching.counters = options.countLoops;
-  mlir::loom::buildLoomPipeline(front, batching);
-  if (failed(front.run(*module)))
-    return errors.status("batching or sharding failed");
-  if (Status s = describeMesh(*module, options.entry, *impl, **backend);
+  mlir::loom::buildLoomPipeline(pm, batching);
+  if (failed(pm.run(*module)))
+    return front.error("batching or sharding failed");
+  if (Status s = describeMesh(*module, options.entry, impl, *front.backend);
       !s.ok())
     return s;
-  if (options.countLoops && !impl->mesh)
+  if (options.countLoops && !impl.mesh)
     return Status::error("loop counters need an entry that runs on a mesh "
                          "(a batched entry), and @" +
                          options.entry + " is not one");
-  if (auto table = (*module)->getAttrOfType<mlir::ArrayAttr>(
-          mlir::loom::LoomDialect::kLoopsAttrName))
-    for (auto entry : table.getAsRange<mlir::DictionaryAttr>())
-      impl->loops.emplace_back(
-          entry.getAs<mlir::StringAttr>("loc").str(),
-          entry.getAs<mlir::BoolAttr>("masked").getValue());
+  impl.countsLoops = options.countLoops;
+  impl.times.lower = secondsSince(start);
+  return front;
+}
 
-  mlir::PassManager pm(&ctx);
-  (*backend)->buildLoweringPipeline(pm, options);
+Status FrontEnd::lower(const CompileOptions &options, Executable::Impl &impl) {
+  auto start = Clock::now();
+  mlir::PassManager pm(context.get());
+  backend->buildLoweringPipeline(pm, options);
   if (failed(pm.run(*module)))
-    return errors.status("lowering failed");
-  impl->times.lower = secondsSince(start);
+    return error("lowering failed");
+  impl.times.lower += secondsSince(start);
+  return Status::success();
+}
 
-  start = Clock::now();
-  Result<std::unique_ptr<LoadedModule>> program =
-      (*backend)->load(*module, options);
-  if (!program)
-    return program.status();
-  impl->program = program.take();
-  impl->entry = impl->program->entry();
+namespace {
+/// What keeps JIT-compiled code alive: the engine, then the context its
+/// module was compiled in.
+struct JITProgram final : LoadedProgram {
+  std::unique_ptr<mlir::MLIRContext> context;
+  std::unique_ptr<LoadedModule> module;
+};
+} // namespace
+
+static Result<Executable>
+compileBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
+              const CompileOptions &options) {
+  auto impl = std::make_shared<Executable::Impl>();
+  Result<FrontEnd> front = runFrontEnd(std::move(buffer), options, *impl);
+  if (!front)
+    return front.status();
+  if (Status s = front->lower(options, *impl); !s.ok())
+    return s;
+
+  auto start = Clock::now();
+  Result<std::unique_ptr<LoadedModule>> loaded =
+      front->backend->load(*front->module, options);
+  if (!loaded)
+    return loaded.status();
+  impl->entry = (*loaded)->entry();
+  auto program = std::make_unique<JITProgram>();
+  program->module = loaded.take();
+  program->context = std::move(front->context);
+  impl->program = std::move(program);
   impl->times.jit = secondsSince(start);
   impl->resultLayout = layoutResults(impl->outputs);
   return Executable::Impl::wrap(std::move(impl));
+}
+
+Result<std::unique_ptr<llvm::MemoryBuffer>>
+loom::detail::readProgram(const std::string &path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    return Status::error(path + ": " + buffer.getError().message());
+  return std::move(*buffer);
 }
 
 Result<Executable> Executable::compile(const std::string &source,
@@ -226,8 +261,8 @@ Result<Executable> Executable::compile(const std::string &source,
 
 Result<Executable> Executable::compileFile(const std::string &path,
                                            const CompileOptions &options) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  Result<std::unique_ptr<llvm::MemoryBuffer>> buffer = readProgram(path);
   if (!buffer)
-    return Status::error(path + ": " + buffer.getError().message());
-  return compileBuffer(std::move(*buffer), options);
+    return buffer.status();
+  return compileBuffer(buffer.take(), options);
 }

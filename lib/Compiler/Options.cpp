@@ -18,3 +18,12 @@ Result<Backend> loom::parseBackend(const std::string &word) {
     return i.status();
   return static_cast<Backend>(*i);
 }
+
+Result<EmitStage> loom::parseEmitStage(const std::string &word) {
+  // Indexed by the enumerators' values.
+  static const char *const words[] = {"mlir", "llvm", "obj", "so"};
+  Result<size_t> i = detail::findWord(word, "emit", words, std::size(words));
+  if (!i)
+    return i.status();
+  return static_cast<EmitStage>(*i);
+}

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ExecutableImpl.h"
+#include "Signature.h"
 
 #include "loom/Dialect/Loom/IR/LoomDialect.h"
 #include "loom/Dialect/Loom/IR/LoomOps.h"
@@ -21,32 +21,6 @@
 
 using namespace loom;
 using namespace loom::detail;
-
-const std::vector<ValueInfo> &Executable::inputs() const {
-  return impl->inputs;
-}
-const std::vector<ValueInfo> &Executable::outputs() const {
-  return impl->outputs;
-}
-
-Result<size_t> Executable::inputIndex(const std::string &name) const {
-  for (size_t i = 0; i < impl->inputs.size(); ++i)
-    if (impl->inputs[i].name == name)
-      return i;
-  // At most 9 digits: std::stoul throws (and so aborts) past its range, and
-  // no entry has a billion inputs.
-  if (!name.empty() && name.size() <= 9 &&
-      name.find_first_not_of("0123456789") == std::string::npos) {
-    size_t i = std::stoul(name);
-    if (i < impl->inputs.size())
-      return i;
-  }
-  std::string known;
-  for (const ValueInfo &info : impl->inputs)
-    known += (known.empty() ? "" : ", ") + info.name;
-  return Status::error("the entry has no input '" + name +
-                       "' (inputs: " + known + ")");
-}
 
 namespace {
 
@@ -90,9 +64,6 @@ Result<ValueInfo> describe(mlir::Type type, std::string name, const char *what,
 
 namespace loom::detail {
 
-/// Reads the entry's signature, names and defaults before lowering erases
-/// them, and marks its tensor arguments read-only so bufferization never
-/// writes into the caller's buffers.
 Status describeEntry(mlir::func::FuncOp func, Executable::Impl &impl) {
   using mlir::loom::LoomDialect;
   mlir::FunctionType type = func.getFunctionType();
@@ -154,9 +125,6 @@ Status describeEntry(mlir::func::FuncOp func, Executable::Impl &impl) {
   return Status::success();
 }
 
-/// After loom-shard: an entry that took a `loom.context` argument runs on a
-/// mesh of the module's size, which the backend creates; its
-/// `loom.batch_axis` arguments and results are split and joined along axis 0.
 Status describeMesh(mlir::ModuleOp module, const std::string &name,
                     Executable::Impl &impl, const TargetBackend &backend) {
   auto entry = module.lookupSymbol<mlir::func::FuncOp>(name);
@@ -175,34 +143,12 @@ Status describeMesh(mlir::ModuleOp module, const std::string &name,
   for (unsigned i = 0; i < entry.getNumResults(); ++i)
     impl.outputSplit.push_back(static_cast<bool>(
         entry.getResultAttr(i, LoomDialect::kBatchAxisAttrName)));
+  if (auto table =
+          module->getAttrOfType<mlir::ArrayAttr>(LoomDialect::kLoopsAttrName))
+    for (auto loop : table.getAsRange<mlir::DictionaryAttr>())
+      impl.loops.emplace_back(loop.getAs<mlir::StringAttr>("loc").str(),
+                              loop.getAs<mlir::BoolAttr>("masked").getValue());
   return Status::success();
-}
-
-/// The `loom.default` of a scalar argument, as a buffer.
-Result<HostBuffer> defaultBuffer(const ValueInfo &info) {
-  Result<HostBuffer> buffer = HostBuffer::zeros(info.dtype, {});
-  if (!buffer)
-    return buffer;
-  double v = *info.defaultValue;
-  switch (info.dtype) {
-  case DType::F32:
-    *buffer->dataAs<float>() = static_cast<float>(v);
-    break;
-  case DType::F64:
-    *buffer->dataAs<double>() = v;
-    break;
-  case DType::I32:
-  case DType::U32:
-    *buffer->dataAs<int32_t>() = static_cast<int32_t>(v);
-    break;
-  case DType::I64:
-    *buffer->dataAs<int64_t>() = static_cast<int64_t>(v);
-    break;
-  case DType::I1:
-    *buffer->dataAs<uint8_t>() = v != 0;
-    break;
-  }
-  return buffer;
 }
 
 } // namespace loom::detail

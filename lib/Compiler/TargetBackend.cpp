@@ -9,7 +9,6 @@
 using namespace loom;
 using namespace loom::detail;
 
-LoadedModule::~LoadedModule() = default;
 TargetBackend::~TargetBackend() = default;
 
 Result<std::unique_ptr<TargetBackend>>

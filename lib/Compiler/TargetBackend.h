@@ -11,7 +11,10 @@
 //   - the lowering of the module to what the backend loads (CPU: loom-to-llvm);
 //   - how the lowered module is loaded and its entry found (CPU: MLIR's
 //     ExecutionEngine on ORC, with the runtime's symbols registered);
-//   - the loom::Mesh that runs a sharded entry (CPU: a ThreadMesh).
+//   - the loom::Mesh that runs a sharded entry (CPU: a ThreadMesh);
+//   - ahead of time, the code it writes instead of loading it (CPU: LLVM IR
+//     or an object for a named CPU, with the program's descriptor,
+//     loom/Runtime/ProgramABI.h, in it).
 //
 // The runtime's seam is Mesh/MeshState (loom/Runtime/Mesh.h); this is the
 // compiler's. A new backend is a new implementation of this interface and a
@@ -25,10 +28,12 @@
 #define LOOM_LIB_COMPILER_TARGETBACKEND_H
 
 #include "loom/Loom.h"
+#include "loom/Runtime/ExecutableImpl.h"
 #include "loom/Runtime/Mesh.h"
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 namespace mlir {
 class ModuleOp;
@@ -37,17 +42,15 @@ class OpPassManager;
 
 namespace loom::detail {
 
-/// The entry's packed wrapper (CallABI.h): a pointer to every argument, then
-/// one to the result struct.
-using PackedEntry = void (*)(void **);
-
 /// A lowered module, loaded and ready to call. Owns whatever keeps the code
 /// alive (the CPU backend's JIT); the entry is valid while it lives.
-class LoadedModule {
+class LoadedModule : public LoadedProgram {
 public:
-  virtual ~LoadedModule();
   virtual PackedEntry entry() const = 0;
 };
+
+/// What emit() writes.
+enum class EmitKind { LLVMIR, Object };
 
 class TargetBackend {
 public:
@@ -58,10 +61,24 @@ public:
   virtual void buildLoweringPipeline(mlir::OpPassManager &pm,
                                      const CompileOptions &options) const = 0;
 
+  /// The first part of that lowering: to buffers, before anything specific
+  /// to how the code runs (`loom-compile --emit=mlir` stops after it).
+  virtual void
+  buildBufferizationPipeline(mlir::OpPassManager &pm,
+                             const CompileOptions &options) const = 0;
+
   /// Loads the lowered module and looks up `options.entry`. The module's
   /// context must outlive the result.
   virtual Result<std::unique_ptr<LoadedModule>>
   load(mlir::ModuleOp module, const CompileOptions &options) const = 0;
+
+  /// Ahead of time: the lowered module as `kind`, for `options.targetCPU`,
+  /// with the entry's packed wrapper and the descriptor of `impl` (what
+  /// Executable::load reads back) in it.
+  virtual Result<std::string> emit(mlir::ModuleOp module,
+                                   const CompileOptions &options,
+                                   const Executable::Impl &impl,
+                                   EmitKind kind) const = 0;
 
   /// The mesh that runs an entry sharded over `numShards` shards.
   virtual Result<std::unique_ptr<Mesh>> createMesh(int64_t numShards) const = 0;

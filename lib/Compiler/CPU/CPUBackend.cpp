@@ -7,9 +7,12 @@
 // The CPU backend: loom-to-llvm lowers the module to the LLVM dialect,
 // MLIR's ExecutionEngine compiles it for this host with ORC, the runtime's C
 // ABI is registered with the JIT by name, and a ThreadMesh runs the shards.
+// Ahead of time, the same LLVM module and optimization pipeline are compiled
+// for a named CPU instead, with what makes it a library (ProgramModule.h).
 //
 //===----------------------------------------------------------------------===//
 
+#include "ProgramModule.h"
 #include "TargetBackend.h"
 
 #include "loom/Pipelines/Pipelines.h"
@@ -19,11 +22,17 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <functional>
 #include <string>
@@ -106,8 +115,20 @@ public:
     mlir::loom::buildLoomToLLVMPipeline(pm, lowering);
   }
 
+  void
+  buildBufferizationPipeline(mlir::OpPassManager &pm,
+                             const CompileOptions &options) const override {
+    mlir::loom::LoomToLLVMOptions lowering;
+    lowering.fpContraction = options.fpContraction;
+    mlir::loom::buildLoomBufferizePipeline(pm, lowering);
+  }
+
   Result<std::unique_ptr<LoadedModule>>
   load(mlir::ModuleOp module, const CompileOptions &options) const override;
+
+  Result<std::string> emit(mlir::ModuleOp module, const CompileOptions &options,
+                           const Executable::Impl &impl,
+                           EmitKind kind) const override;
 
   Result<std::unique_ptr<Mesh>> createMesh(int64_t numShards) const override {
     auto mesh = ThreadMesh::create(numShards);
@@ -168,6 +189,100 @@ CPUBackend::load(mlir::ModuleOp module, const CompileOptions &options) const {
                          llvm::toString(fn.takeError()));
   return std::unique_ptr<LoadedModule>(
       std::make_unique<JITModule>(std::move(*engine), *fn));
+}
+
+/// The features `cpu` has by its definition (what it implies, closed over
+/// what those imply), leaving out the tuning ones: "+avx,+avx2,...".
+std::string isaFeatures(const llvm::MCSubtargetInfo &info,
+                        llvm::StringRef cpu) {
+  llvm::FeatureBitset isa;
+  for (const llvm::SubtargetSubTypeKV &kv : info.getAllProcessorDescriptions())
+    if (cpu == kv.Key)
+      isa = kv.Implies.getAsBitset();
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const llvm::SubtargetFeatureKV &kv : info.getAllProcessorFeatures()) {
+      llvm::FeatureBitset more = isa | kv.Implies.getAsBitset();
+      if (isa.test(kv.Value) && more != isa) {
+        isa = more;
+        grew = true;
+      }
+    }
+  }
+  std::string features;
+  for (const llvm::SubtargetFeatureKV &kv : info.getAllProcessorFeatures())
+    if (isa.test(kv.Value))
+      features += (features.empty() ? "+" : ",+") + std::string(kv.Key);
+  return features;
+}
+
+/// A target machine for `cpu` on this host's triple, made as the JIT's is
+/// (optimization level, contraction only where flagged) but for a shared
+/// library.
+Result<std::unique_ptr<llvm::TargetMachine>>
+createAOTTargetMachine(const CompileOptions &options, ProgramTarget &target) {
+  target.triple = llvm::sys::getDefaultTargetTriple();
+  target.cpu = options.targetCPU.empty() ? "x86-64-v3" : options.targetCPU;
+  std::string error;
+  const llvm::Target *llvmTarget =
+      llvm::TargetRegistry::lookupTarget(target.triple, error);
+  if (!llvmTarget)
+    return Status::error("cannot target " + target.triple + ": " + error);
+  // Checked on a generic subtarget first: one made for an unknown CPU
+  // prints a warning of its own and carries on.
+  std::unique_ptr<llvm::MCSubtargetInfo> generic(
+      llvmTarget->createMCSubtargetInfo(target.triple, "", ""));
+  if (!generic || !generic->isCPUStringValid(target.cpu))
+    return Status::error("unknown target CPU '" + target.cpu + "' for " +
+                         target.triple);
+  target.features = isaFeatures(*generic, target.cpu);
+  llvm::TargetOptions targetOptions;
+  targetOptions.AllowFPOpFusion = llvm::FPOpFusion::Standard;
+  std::unique_ptr<llvm::TargetMachine> tm(llvmTarget->createTargetMachine(
+      target.triple, target.cpu, "", targetOptions, llvm::Reloc::PIC_,
+      std::nullopt, static_cast<llvm::CodeGenOptLevel>(options.optLevel)));
+  if (!tm)
+    return Status::error("cannot target " + target.cpu);
+  return tm;
+}
+
+/// Translates, adds what a library needs, optimizes as the JIT does, then
+/// prints the IR or compiles it.
+Result<std::string> CPUBackend::emit(mlir::ModuleOp module,
+                                     const CompileOptions &options,
+                                     const Executable::Impl &impl,
+                                     EmitKind kind) const {
+  ProgramTarget target;
+  auto tm = createAOTTargetMachine(options, target);
+  if (!tm)
+    return tm.status();
+  llvm::LLVMContext ctx;
+  std::unique_ptr<llvm::Module> llvmModule =
+      mlir::translateModuleToLLVMIR(module, ctx);
+  if (!llvmModule)
+    return Status::error("translation to LLVM IR failed");
+  llvmModule->setTargetTriple(target.triple);
+  llvmModule->setDataLayout((*tm)->createDataLayout());
+  addPackedWrapper(*llvmModule, options.entry);
+  addProgramDescriptor(*llvmModule, options.entry, impl, target);
+  if (llvm::Error error = mlir::makeOptimizingTransformer(
+          options.optLevel, /*sizeLevel=*/0, tm->get())(llvmModule.get()))
+    return Status::error("optimization failed: " +
+                         llvm::toString(std::move(error)));
+  std::string bytes;
+  llvm::raw_string_ostream os(bytes);
+  if (kind == EmitKind::LLVMIR) {
+    llvmModule->print(os, nullptr);
+    return bytes;
+  }
+  llvm::SmallString<0> object;
+  llvm::raw_svector_ostream objectStream(object);
+  llvm::legacy::PassManager codegen;
+  if ((*tm)->addPassesToEmitFile(codegen, objectStream, nullptr,
+                                 llvm::CodeGenFileType::ObjectFile))
+    return Status::error("cannot emit an object file for " + target.cpu);
+  codegen.run(*llvmModule);
+  return std::string(object.str());
 }
 
 } // namespace

@@ -1,10 +1,12 @@
-//===- CallABI.cpp - Calling a JIT-compiled entry -------------------------===//
+//===- CallABI.cpp - Calling a compiled entry -----------------------------===//
 //
 // Part of the Loom project.
 //
 //===----------------------------------------------------------------------===//
 
-#include "CallABI.h"
+#include "loom/Runtime/CallABI.h"
+
+#include <algorithm>
 
 #include <cstdlib>
 #include <cstring>
@@ -36,21 +38,25 @@ loom::detail::layoutResults(const std::vector<ValueInfo> &results) {
   return layout;
 }
 
-void loom::detail::packArguments(llvm::ArrayRef<ValueInfo> signature,
-                                 llvm::ArrayRef<const HostBuffer *> inputs,
-                                 const ResultLayout &layout, PackedCall &call,
-                                 ShardArguments *shard) {
+void loom::detail::packArguments(
+    const std::vector<ValueInfo> &signature,
+    const std::pmr::vector<const HostBuffer *> &inputs,
+    const ResultLayout &layout, PackedCall &call, ShardArguments *shard) {
   call.descriptors.clear();
   call.sizesAndStrides.clear();
   call.pointers.clear();
   // Reserve first: pointers into the descriptors and sizes must stay valid.
-  size_t tensors = 0, words = 0;
+  // The pointers too: grown a step at a time, they would leave their old
+  // blocks in the arena.
+  size_t tensors = 0, words = 0, pointers = 2;
   for (const ValueInfo &info : signature) {
     tensors += !info.shape.empty();
     words += 2 * info.shape.size();
+    pointers += info.shape.empty() ? 1 : 3 + 2 * info.shape.size();
   }
   call.descriptors.reserve(tensors);
   call.sizesAndStrides.reserve(words);
+  call.pointers.reserve(pointers);
   for (size_t i = 0; i < inputs.size(); ++i) {
     const HostBuffer &buffer = *inputs[i];
     auto *data = static_cast<uint8_t *>(const_cast<void *>(buffer.data()));
@@ -106,7 +112,7 @@ struct ResultBlock {
 /// The block behind a tensor result the caller must free or adopt, or null
 /// when the memory is not the call's to give away: a constant, or an input.
 static ResultBlock *resultBlock(void *allocated, const PackedCall &call,
-                                llvm::SmallVectorImpl<ResultBlock> &blocks) {
+                                std::pmr::vector<ResultBlock> &blocks) {
   if (!allocated || allocated == kGlobalSentinel)
     return nullptr;
   for (const Descriptor &d : call.descriptors)
@@ -127,10 +133,10 @@ static Result<HostBuffer> unpackScalar(DType dtype, const uint8_t *field) {
 }
 
 /// Reads the tensor result whose descriptor is at `field`.
-static Result<HostBuffer>
-unpackTensor(const ValueInfo &info, const uint8_t *field,
-             const PackedCall &call,
-             llvm::SmallVectorImpl<ResultBlock> &blocks) {
+static Result<HostBuffer> unpackTensor(const ValueInfo &info,
+                                       const uint8_t *field,
+                                       const PackedCall &call,
+                                       std::pmr::vector<ResultBlock> &blocks) {
   size_t rank = info.shape.size();
   void *allocated, *aligned;
   int64_t offset;
@@ -171,7 +177,9 @@ unpackTensor(const ValueInfo &info, const uint8_t *field,
     std::memcpy(dst, src, out->byteSize());
     return out;
   }
-  llvm::SmallVector<int64_t, 8> index(rank, 0);
+  alignas(8) std::byte arena[8 * sizeof(int64_t) + 16];
+  std::pmr::monotonic_buffer_resource resource(arena, sizeof(arena));
+  std::pmr::vector<int64_t> index(rank, 0, &resource);
   const std::vector<int64_t> &sizes = out->shape();
   for (int64_t n = 0; n < out->numElements(); ++n) {
     int64_t off = 0;
@@ -187,11 +195,15 @@ unpackTensor(const ValueInfo &info, const uint8_t *field,
   return out;
 }
 
-Status loom::detail::unpackResults(llvm::ArrayRef<ValueInfo> results,
-                                   const ResultLayout &layout,
-                                   const PackedCall &call,
-                                   llvm::function_ref<void(HostBuffer)> emit) {
-  llvm::SmallVector<ResultBlock, 4> blocks;
+Status
+loom::detail::unpackResults(const std::vector<ValueInfo> &results,
+                            const ResultLayout &layout, const PackedCall &call,
+                            const std::function<void(HostBuffer)> &emit) {
+  // The blocks of a handful of results, on the stack.
+  alignas(16) std::byte arena[4 * sizeof(ResultBlock) + 64];
+  std::pmr::monotonic_buffer_resource resource(arena, sizeof(arena));
+  std::pmr::vector<ResultBlock> blocks(&resource);
+  blocks.reserve(4);
   Status failure = Status::success();
   const auto *fields = reinterpret_cast<const uint8_t *>(call.results.data());
   for (size_t i = 0; i < results.size(); ++i) {

@@ -1,4 +1,4 @@
-//===- CallABI.h - Calling a JIT-compiled entry -----------------*- C++ -*-===//
+//===- CallABI.h - Calling a compiled entry ---------------------*- C++ -*-===//
 //
 // Part of the Loom project.
 //
@@ -10,21 +10,24 @@
 // struct. The ExecutionEngine's packed wrapper takes a pointer to every
 // such argument, then a pointer to the result struct. This file builds those
 // pointers from HostBuffers and reads results back, so that nothing but the
-// entry's signature (recorded before lowering) is needed.
+// entry's signature (recorded before lowering) is needed: the JIT's entry
+// and an AOT-compiled library's (ProgramABI.h) are called the same way.
+//
+// Plain C++ (LoomRuntime): the call path needs no LLVM. Its vectors take
+// their first blocks from an arena inside PackedCall, as LLVM's SmallVector
+// would from its inline storage, so that packing a call allocates nothing.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef LOOM_LIB_COMPILER_CALLABI_H
-#define LOOM_LIB_COMPILER_CALLABI_H
+#ifndef LOOM_RUNTIME_CALLABI_H
+#define LOOM_RUNTIME_CALLABI_H
 
 #include "loom/Loom.h"
 
-#include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/STLFunctionalExtras.h"
-#include "llvm/ADT/SmallVector.h"
-
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <memory_resource>
 #include <vector>
 
 namespace loom::detail {
@@ -51,12 +54,22 @@ struct Descriptor {
 /// allocates nothing. Pointers into it are valid while it lives and is not
 /// packed again.
 struct PackedCall {
-  llvm::SmallVector<Descriptor, 8> descriptors;
+  PackedCall() = default;
+  PackedCall(const PackedCall &) = delete;
+  PackedCall &operator=(const PackedCall &) = delete;
+
+  /// 8 descriptors, 32 sizes and strides, 64 pointers and 32 result words,
+  /// with room for the vectors' rounding.
+  alignas(16) std::byte arena[2048];
+  std::pmr::monotonic_buffer_resource resource{arena, sizeof(arena)};
+  std::pmr::vector<Descriptor> descriptors =
+      std::pmr::vector<Descriptor>(&resource);
   /// The sizes, then the strides, of each descriptor in turn.
-  llvm::SmallVector<int64_t, 32> sizesAndStrides;
-  llvm::SmallVector<void *, 64> pointers;
+  std::pmr::vector<int64_t> sizesAndStrides =
+      std::pmr::vector<int64_t>(&resource);
+  std::pmr::vector<void *> pointers = std::pmr::vector<void *>(&resource);
   /// The returned struct, in words: none of its fields is aligned beyond 8.
-  llvm::SmallVector<uint64_t, 32> results;
+  std::pmr::vector<uint64_t> results = std::pmr::vector<uint64_t>(&resource);
 };
 
 /// What one shard of a mesh passes besides the inputs: only its own rows
@@ -72,8 +85,8 @@ struct ShardArguments {
 /// Fills `call` with pointers to `inputs` (already checked against the
 /// signature), then to the shard's context when there is a shard, and room
 /// for the results.
-void packArguments(llvm::ArrayRef<ValueInfo> signature,
-                   llvm::ArrayRef<const HostBuffer *> inputs,
+void packArguments(const std::vector<ValueInfo> &signature,
+                   const std::pmr::vector<const HostBuffer *> &inputs,
                    const ResultLayout &layout, PackedCall &call,
                    ShardArguments *shard = nullptr);
 
@@ -83,10 +96,10 @@ void packArguments(llvm::ArrayRef<ValueInfo> signature,
 /// (a scalar, a constant, a view of an input or of another result, a strided
 /// view) is copied into a buffer of its own. The blocks no output adopted
 /// are freed.
-Status unpackResults(llvm::ArrayRef<ValueInfo> results,
+Status unpackResults(const std::vector<ValueInfo> &results,
                      const ResultLayout &layout, const PackedCall &call,
-                     llvm::function_ref<void(HostBuffer)> emit);
+                     const std::function<void(HostBuffer)> &emit);
 
 } // namespace loom::detail
 
-#endif // LOOM_LIB_COMPILER_CALLABI_H
+#endif // LOOM_RUNTIME_CALLABI_H

@@ -11,12 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ExecutableImpl.h"
-
-#include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/SmallVector.h"
+#include "loom/Runtime/ExecutableImpl.h"
 
 #include <cstring>
+#include <memory_resource>
 
 using namespace loom;
 using namespace loom::detail;
@@ -74,9 +72,18 @@ static Status checkRange(const ValueInfo &info, size_t index,
 
 /// Runs the entry on every shard of the mesh, each on its own rows of the
 /// split inputs, and joins the split outputs in shard order.
+/// One pointer per input, in an arena on the caller's stack: most entries
+/// take a handful of inputs.
+struct InputList {
+  explicit InputList(size_t n) : inputs(n, nullptr, &resource) {}
+  alignas(16) std::byte arena[16 * sizeof(void *)];
+  std::pmr::monotonic_buffer_resource resource{arena, sizeof(arena)};
+  std::pmr::vector<const HostBuffer *> inputs;
+};
+
 static Result<std::vector<HostBuffer>>
 callOnMesh(const Executable::Impl &impl,
-           llvm::ArrayRef<const HostBuffer *> inputs) {
+           const std::pmr::vector<const HostBuffer *> &inputs) {
   int64_t batch = -1;
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (!impl.inputSplit[i])
@@ -92,9 +99,17 @@ callOnMesh(const Executable::Impl &impl,
   if (batch < 0)
     batch = 0;
   int32_t shards = impl.mesh->numShards();
-  // Each shard's outputs, until they are joined.
-  using ShardOutputs = llvm::SmallVector<HostBuffer, 4>;
-  llvm::SmallVector<ShardOutputs, 16> perShard(shards);
+  // Each shard's outputs, until they are joined: room for 16 shards of 4
+  // outputs on the stack. Each reserved before the shards run, since the
+  // arena is not thread-safe: a shard only ever pushes into its own room.
+  using ShardOutputs = std::pmr::vector<HostBuffer>;
+  alignas(16) std::byte
+      arena[16 * (sizeof(ShardOutputs) + 4 * sizeof(HostBuffer)) + 64];
+  std::pmr::monotonic_buffer_resource resource(arena, sizeof(arena));
+  std::pmr::vector<ShardOutputs> perShard(&resource);
+  perShard.reserve(shards);
+  for (int32_t s = 0; s < shards; ++s)
+    perShard.emplace_back().reserve(impl.outputs.size());
   Status status = impl.mesh->run(batch, [&](ShardContext &shard) -> Status {
     ShardArguments slice{impl.inputSplit, shard.laneBegin, shard.laneEnd,
                          shard.abiHandle()};
@@ -171,7 +186,7 @@ void Executable::resetCounters() const {
 /// caller left an input out for its default.
 static Result<std::vector<HostBuffer>>
 callEntry(const Executable::Impl &impl,
-          llvm::MutableArrayRef<const HostBuffer *> inputs) {
+          std::pmr::vector<const HostBuffer *> &inputs) {
   const std::vector<ValueInfo> &sig = impl.inputs;
   for (size_t i = 0; i < sig.size(); ++i) {
     if (inputs[i]) {
@@ -214,12 +229,10 @@ callEntry(const Executable::Impl &impl,
   return outputs;
 }
 
-/// One pointer per input: most entries take a handful of inputs.
-using InputList = llvm::SmallVector<const HostBuffer *, 16>;
-
 Result<std::vector<HostBuffer>>
 Executable::callNamed(const std::map<std::string, HostBuffer> &named) const {
-  InputList inputs(impl->inputs.size(), nullptr);
+  InputList list(impl->inputs.size());
+  std::pmr::vector<const HostBuffer *> &inputs = list.inputs;
   for (const auto &[name, buffer] : named) {
     Result<size_t> index = inputIndex(name);
     if (!index)
@@ -238,7 +251,8 @@ Executable::call(const std::vector<HostBuffer> &given) const {
     return Status::error("the entry takes " +
                          std::to_string(impl->inputs.size()) + " inputs, got " +
                          std::to_string(given.size()));
-  InputList inputs(impl->inputs.size(), nullptr);
+  InputList list(impl->inputs.size());
+  std::pmr::vector<const HostBuffer *> &inputs = list.inputs;
   for (size_t i = 0; i < given.size(); ++i)
     inputs[i] = &given[i];
   return callEntry(*impl, inputs);

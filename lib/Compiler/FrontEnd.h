@@ -1,0 +1,67 @@
+//===- FrontEnd.h - A program through the Loom pipeline ---------*- C++ -*-===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+//
+// What the JIT (Compile.cpp) and the ahead-of-time path (Emit.cpp) share:
+// parsing, reading the signature, the Loom pipeline and the mesh, then the
+// backend's lowering. They differ only in what they do with the lowered
+// module: load it, or write it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LOOM_LIB_COMPILER_FRONTEND_H
+#define LOOM_LIB_COMPILER_FRONTEND_H
+
+#include "TargetBackend.h"
+
+#include "loom/Runtime/ExecutableImpl.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <memory>
+#include <string>
+
+namespace loom::detail {
+
+class FirstError;
+
+/// A program after the Loom pipeline (batching, sharding, loop
+/// localization, counters), in its own context, and the backend that lowers
+/// it.
+struct FrontEnd {
+  FrontEnd();
+  FrontEnd(FrontEnd &&);
+  ~FrontEnd();
+
+  // Destroyed in reverse: the module and the error handler before their
+  // context.
+  std::unique_ptr<mlir::MLIRContext> context;
+  std::unique_ptr<FirstError> errors;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  std::unique_ptr<TargetBackend> backend;
+
+  /// The first error diagnosed in the context, or `fallback`.
+  Status error(const std::string &fallback) const;
+
+  /// Runs the backend's lowering on the module.
+  Status lower(const CompileOptions &options, Executable::Impl &impl);
+};
+
+/// Parses `buffer`, reads the entry's signature and defaults into `impl`,
+/// runs the Loom pipeline and reads the mesh and loop table.
+Result<FrontEnd> runFrontEnd(std::unique_ptr<llvm::MemoryBuffer> buffer,
+                             const CompileOptions &options,
+                             Executable::Impl &impl);
+
+/// The program in the file `path`, or an error naming it.
+Result<std::unique_ptr<llvm::MemoryBuffer>>
+readProgram(const std::string &path);
+
+} // namespace loom::detail
+
+#endif // LOOM_LIB_COMPILER_FRONTEND_H

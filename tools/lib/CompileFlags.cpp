@@ -1,0 +1,133 @@
+//===- CompileFlags.cpp - The compile options on command lines ------------===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CompileFlags.h"
+
+#include "loom/Support/Limits.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+
+using namespace loom;
+namespace cl = llvm::cl;
+
+cl::OptionCategory &loom::tools::compileCategory() {
+  static cl::OptionCategory category("Compile options");
+  return category;
+}
+
+static cl::opt<std::string> entryName("entry", cl::desc("Entry function"),
+                                      cl::init("main"),
+                                      cl::cat(tools::compileCategory()));
+static cl::opt<std::string> backend("backend", cl::desc("cpu | gpu | mpi"),
+                                    cl::init("cpu"),
+                                    cl::cat(tools::compileCategory()));
+static cl::opt<int> shards("shards",
+                           cl::desc("Number of shards (0: from the "
+                                    "program's mesh, or 1)"),
+                           cl::init(0), cl::cat(tools::compileCategory()));
+static cl::opt<std::string> divergent("divergent",
+                                      cl::desc("auto | masked | per-lane"),
+                                      cl::init("auto"),
+                                      cl::cat(tools::compileCategory()));
+static cl::opt<std::string> loopSync("loop-sync",
+                                     cl::desc("auto | global | local"),
+                                     cl::init("auto"),
+                                     cl::cat(tools::compileCategory()));
+static cl::opt<bool> fpContraction("fp-contraction",
+                                   cl::desc("Allow fused multiply-add"),
+                                   cl::cat(tools::compileCategory()));
+static cl::opt<int> optLevel("O", cl::desc("LLVM optimization level (0-3)"),
+                             cl::init(3), cl::Prefix,
+                             cl::cat(tools::compileCategory()));
+static cl::opt<std::string>
+    targetCPU("target-cpu",
+              cl::desc("The CPU ahead-of-time code is compiled for "
+                       "(default x86-64-v3; the JIT compiles for this one)"),
+              cl::cat(tools::compileCategory()));
+
+const std::string &loom::tools::entryFlag() { return entryName.getValue(); }
+
+Result<CompileOptions> loom::tools::compileOptionsFromFlags(bool countLoops) {
+  // The API reads shards=0 as "from the program's mesh"; that is what
+  // leaving --shards out means, so an explicit 0 (or less) is a mistake.
+  if (shards.getNumOccurrences() && (shards < 1 || shards > kMaxShards))
+    return Status::error("--shards must be 1 to " + std::to_string(kMaxShards) +
+                         ", got " + std::to_string(shards));
+  CompileOptions options;
+  options.entry = entryName;
+  options.shards = shards;
+  options.fpContraction = fpContraction;
+  options.optLevel = optLevel;
+  options.countLoops = countLoops;
+  options.targetCPU = targetCPU;
+  auto be = parseBackend(backend);
+  if (!be)
+    return be.status();
+  options.backend = *be;
+  auto dv = parseDivergentPolicy(divergent);
+  if (!dv)
+    return dv.status();
+  options.divergent = *dv;
+  auto ls = parseLoopSyncPolicy(loopSync);
+  if (!ls)
+    return ls.status();
+  options.loopSync = *ls;
+  return options;
+}
+
+bool loom::tools::parseCommandLine(const char *tool, int argc, char **argv,
+                                   const std::string &overview,
+                                   cl::OptionCategory &own) {
+  cl::HideUnrelatedOptions({&own, &compileCategory()});
+  // cl reports some mistakes on two lines ("Did you mean ...?"); every
+  // error is one line, so collect them and join the lines.
+  std::string clErrors;
+  llvm::raw_string_ostream clErrorStream(clErrors);
+  if (cl::ParseCommandLineOptions(argc, argv, overview, &clErrorStream))
+    return true;
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(clErrors).split(lines, '\n', -1, /*KeepEmpty=*/false);
+  std::string joined;
+  std::string prefix = std::string(tool) + ": ";
+  for (llvm::StringRef line : lines) {
+    line.consume_front(prefix);
+    joined += (joined.empty() ? "" : " ") + line.trim().str();
+  }
+  // Bad option values were already reported, on one line, by cl itself.
+  if (!joined.empty())
+    fmt::print(stderr, "{}{}\n", prefix, joined);
+  return false;
+}
+
+/// An option as a user types it: `-O`, `--entry`.
+static std::string flagName(const cl::Option &option) {
+  return (option.ArgStr.size() == 1 ? "-" : "--") + option.ArgStr.str();
+}
+
+Status loom::tools::checkOptionUse(
+    llvm::ArrayRef<const cl::Option *> single,
+    llvm::ArrayRef<const cl::opt<std::string> *> words) {
+  llvm::SmallVector<const cl::Option *> allSingle = {
+      &entryName, &backend,       &shards,   &divergent,
+      &loopSync,  &fpContraction, &optLevel, &targetCPU};
+  allSingle.append(single.begin(), single.end());
+  for (const cl::Option *option : allSingle)
+    if (option->getNumOccurrences() > 1)
+      return Status::error(flagName(*option) + " is given more than once");
+  llvm::SmallVector<const cl::opt<std::string> *> allWords = {
+      &entryName, &backend, &divergent, &loopSync, &targetCPU};
+  allWords.append(words.begin(), words.end());
+  for (const cl::opt<std::string> *option : allWords)
+    if (option->getNumOccurrences() && option->getValue().empty())
+      return Status::error(flagName(*option) + " needs a value, got ''");
+  return Status::success();
+}
