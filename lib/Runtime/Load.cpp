@@ -16,11 +16,15 @@
 #include "loom/Runtime/ExecutableImpl.h"
 #include "loom/Runtime/ProgramABI.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <dlfcn.h>
+#include <elf.h>
+#include <fstream>
 #include <iterator>
 #include <mutex>
+#include <vector>
 
 using namespace loom;
 using namespace loom::detail;
@@ -125,6 +129,45 @@ std::string missingFeatures(const std::string &list) {
   return missing;
 }
 
+/// What dlopen does not check: glibc maps a truncated library's segments
+/// past the end of the file, and the first touch of them is a SIGBUS. So
+/// the ELF header and every segment must lie inside the file first.
+Status checkElf(const std::string &path) {
+  std::ifstream file(path, std::ios::binary | std::ios::ate);
+  if (!file)
+    return Status::error("cannot open it");
+  uint64_t size = static_cast<uint64_t>(file.tellg());
+  Elf64_Ehdr header;
+  file.seekg(0);
+  if (size < sizeof(header) ||
+      !file.read(reinterpret_cast<char *>(&header), sizeof(header)) ||
+      std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 ||
+      header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_type != ET_DYN)
+    return Status::error("not a loadable library (not a 64-bit ELF shared "
+                         "library)");
+#if defined(__x86_64__)
+  if (header.e_machine != EM_X86_64)
+    return Status::error("not a loadable library (built for ELF machine " +
+                         std::to_string(header.e_machine) + ", not x86-64)");
+#endif
+  uint64_t needed =
+      header.e_phoff + uint64_t(header.e_phnum) * sizeof(Elf64_Phdr);
+  if (header.e_phentsize != sizeof(Elf64_Phdr) || needed > size)
+    return Status::error("not a loadable library (truncated: " +
+                         std::to_string(size) + " bytes)");
+  std::vector<Elf64_Phdr> segments(header.e_phnum);
+  file.seekg(header.e_phoff);
+  file.read(reinterpret_cast<char *>(segments.data()),
+            segments.size() * sizeof(Elf64_Phdr));
+  for (const Elf64_Phdr &segment : segments)
+    needed = std::max<uint64_t>(needed, segment.p_offset + segment.p_filesz);
+  if (!file || needed > size)
+    return Status::error(
+        "not a loadable library (truncated: " + std::to_string(size) +
+        " bytes, its segments need " + std::to_string(needed) + ")");
+  return Status::success();
+}
+
 /// The runtime's entry points, in RuntimeFunctions.def's order.
 void *const kEntryPoints[] = {
 #define LOOM_RT_FUNCTION(ID, NAME, RESULT, PARAMETERS)                         \
@@ -219,6 +262,8 @@ Result<Executable> Executable::load(const std::string &path) {
   };
   // dlopen would look a bare name up in the library path, not here.
   std::string file = path.find('/') == std::string::npos ? "./" + path : path;
+  if (Status s = checkElf(file); !s.ok())
+    return fail(s.message());
   void *handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char *error = dlerror();
