@@ -17,6 +17,7 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit", "I
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%loom_src", config.loom_src_root))
+config.substitutions.append(("%loom_tools", config.loom_tools_dir))
 config.substitutions.append(("%examples",
                              os.path.join(config.loom_src_root,
                                           "python-free-examples")))
@@ -37,6 +38,11 @@ for name, value in config.sanitizer_options.items():
 if config.llvm_use_sanitizer:
     config.available_features.add("sanitizer")
 
+# ldd, for the check that loom-exec needs only the C and C++ runtimes.
+import shutil
+if shutil.which("ldd"):
+    config.available_features.add("ldd")
+
 # Tests that check code generated for the host's vector unit.
 if platform.machine() in ("x86_64", "AMD64"):
     config.available_features.add("x86_64")
@@ -44,6 +50,7 @@ if platform.machine() in ("x86_64", "AMD64"):
 # FileCheck, not and count live in LLVM's tool directory, which Debian does
 # not put on PATH.
 tool_dirs = [config.loom_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["loom-opt", "loom-run"], tool_dirs)
+llvm_config.add_tool_substitutions(["loom-opt", "loom-run", "loom-compile", "loom-exec"],
+                                   tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.loom_tools_dir, append_path=True)

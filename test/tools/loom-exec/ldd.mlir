@@ -1,0 +1,12 @@
+// loom-exec and a library loom-compile wrote need only glibc, libstdc++,
+// libm and libgcc_s: no LLVM, MLIR or libfmt (issue 13).
+// REQUIRES: ldd
+// RUN: ldd %loom_tools/loom-exec | FileCheck %s
+// CHECK-NOT: {{LLVM|MLIR|fmt|not found}}
+// RUN: loom-compile %examples/mwe/while_of_while.mlir -o %t.so
+// RUN: ldd %t.so | FileCheck %s --check-prefix=SO
+// SO-NOT: {{LLVM|MLIR|fmt|stdc\+\+|not found}}
+// SO: libm.so
+// SO-NOT: {{LLVM|MLIR|fmt|stdc\+\+|not found}}
+// Every library ldd names is one of those.
+// RUN: ldd %loom_tools/loom-exec | grep '=>' | not grep -v -E 'lib(c|m|stdc\+\+|gcc_s)\.so'
