@@ -45,12 +45,15 @@ test: build
 
 bench: configure
 	@scripts/install-bench-deps.sh
-	cmake --build $(BUILD) --target loom-bench-jit loom-bench-mesh \
-	  loom-bench-seed -j$(JOBS)
+	cmake --build $(BUILD) --target loom-bench-jit loom-bench-aot \
+	  loom-bench-mesh loom-bench-seed -j$(JOBS)
 	@mkdir -p $(BUILD)/bench
 	$(BUILD)/bin/loom-bench-jit --benchmark_repetitions=5 \
 	  --benchmark_display_aggregates_only=true \
 	  --benchmark_out=$(BUILD)/bench/jit.json --benchmark_out_format=json
+	$(BUILD)/bin/loom-bench-aot --benchmark_repetitions=5 \
+	  --benchmark_display_aggregates_only=true \
+	  --benchmark_out=$(BUILD)/bench/aot.json --benchmark_out_format=json
 	$(BUILD)/bin/loom-bench-mesh \
 	  --benchmark_display_aggregates_only=true \
 	  --benchmark_out=$(BUILD)/bench/mesh.json --benchmark_out_format=json
