@@ -280,11 +280,14 @@ def preamble():
     ]
 
 
-def fmt_quotient(x):
-    """A ratio that may be far below 1 (a load against a compile)."""
+def fmt_quotient(x, inverse=True):
+    """A ratio that may be far below 1 (a load against a compile), then
+    also as one over its inverse."""
     if x is None:
         return "n/a"
-    return "%.2gx (1/%.0f)" % (x, 1 / x) if 0 < x < 0.1 else "%.3gx" % x
+    if inverse and 0 < x < 0.1:
+        return "%.2gx (1/%.0f)" % (x, 1 / x)
+    return "%.3gx" % x
 
 
 def aot_section(bench_dir):
@@ -338,7 +341,7 @@ def aot_section(bench_dir):
         rs = r["counters"]["ratio"]
         L.append("| %s | %s | %s | %s | %s–%s%s |" % (
             what, fmt_time(scale * counter(r, jk)), fmt_time(scale * counter(r, ak)),
-            fmt_quotient(med(rs)), fmt_quotient(min(rs)), fmt_quotient(max(rs)),
+            fmt_quotient(med(rs)), fmt_quotient(min(rs), False), fmt_quotient(max(rs), False),
             " (noisy)" if min(rs) > 0 and max(rs) / min(rs) > NOISY else ""))
         if counter(r, "so_kib"):
             sizes.append("`%s` %.0f KiB" % (prefix.split("/")[1], counter(r, "so_kib")))
