@@ -5,9 +5,11 @@
 # against that prefix, and runs its tests:
 #   python-free-examples/embed          Loom::Loom (the JIT API)
 #   python-free-examples/runtime-embed  Loom::Runtime alone: configured
-#                                       without finding MLIR or LLVM, linked
-#                                       to nothing but the C and C++ runtime
-#                                       libraries
+#                                       without finding MLIR or LLVM, runs
+#                                       the MWE that the installed
+#                                       loom-compile compiled, and it and
+#                                       that library link nothing but the C
+#                                       and C++ runtime libraries
 # `make install-check`; CI runs it.
 #
 #   scripts/install-roundtrip.sh [BUILD]   BUILD defaults to build/
@@ -60,7 +62,11 @@ consume embed
 expect_cache embed Loom_DIR "$prefix/lib/cmake/loom"
 consume runtime-embed
 expect_cache runtime-embed Loom_DIR "$prefix/lib/cmake/loom"
-expect_cache runtime-embed LOOM_RUN "$prefix/bin/loom-run"
+# mwe.so came from the installed loom-compile (LoomConfig's LOOM_COMPILE).
+if ! grep -rqF "$prefix/bin/loom-compile" "$work/build-runtime-embed"; then
+  echo "install-roundtrip: runtime-embed did not run $prefix/bin/loom-compile"
+  exit 1
+fi
 # find_package(Loom COMPONENTS Runtime) never looked for MLIR or LLVM.
 expect_cache runtime-embed MLIR_DIR ""
 expect_cache runtime-embed LLVM_DIR ""
@@ -68,10 +74,12 @@ expect_cache runtime-embed LLVM_DIR ""
 # Anything past these is a library the machine that runs the program would
 # have to have.
 allowed='linux-vdso|libstdc\+\+|libm\.|libgcc_s|libc\.|ld-linux'
-extra=$(ldd "$work/build-runtime-embed/mwe_batch" | grep -Ev "$allowed" || true)
-if [ -n "$extra" ]; then
-  echo "install-roundtrip: mwe_batch needs more than the C/C++ runtime:"
-  echo "$extra"
-  exit 1
-fi
-echo "install-roundtrip: mwe_batch needs only glibc, libstdc++, libm, libgcc_s"
+for binary in mwe_batch mwe.so; do
+  extra=$(ldd "$work/build-runtime-embed/$binary" | grep -Ev "$allowed" || true)
+  if [ -n "$extra" ]; then
+    echo "install-roundtrip: $binary needs more than the C/C++ runtime:"
+    echo "$extra"
+    exit 1
+  fi
+done
+echo "install-roundtrip: mwe_batch and mwe.so need only glibc, libstdc++, libm, libgcc_s"

@@ -113,12 +113,27 @@ static std::string flagName(const cl::Option &option) {
   return (option.ArgStr.size() == 1 ? "-" : "--") + option.ArgStr.str();
 }
 
+/// Every flag of compileCategory().
+static llvm::ArrayRef<const cl::Option *> compileFlags() {
+  static const cl::Option *const flags[] = {
+      &entryName, &backend,       &shards,   &divergent,
+      &loopSync,  &fpContraction, &optLevel, &targetCPU};
+  return flags;
+}
+
+Status loom::tools::checkNoCompileFlags(const std::string &library) {
+  for (const cl::Option *option : compileFlags())
+    if (option->getNumOccurrences())
+      return Status::error(flagName(*option) + " is a compile option, and " +
+                           library +
+                           " is already compiled (give it to loom-compile)");
+  return Status::success();
+}
+
 Status loom::tools::checkOptionUse(
     llvm::ArrayRef<const cl::Option *> single,
     llvm::ArrayRef<const cl::opt<std::string> *> words) {
-  llvm::SmallVector<const cl::Option *> allSingle = {
-      &entryName, &backend,       &shards,   &divergent,
-      &loopSync,  &fpContraction, &optLevel, &targetCPU};
+  llvm::SmallVector<const cl::Option *> allSingle(compileFlags());
   allSingle.append(single.begin(), single.end());
   for (const cl::Option *option : allSingle)
     if (option->getNumOccurrences() > 1)

@@ -39,6 +39,11 @@ bool parseCommandLine(const char *tool, int argc, char **argv,
                       const std::string &overview,
                       llvm::cl::OptionCategory &own);
 
+/// An error naming the first compile flag given, for a runner handed
+/// `library`, which loom-compile compiled with its own options: ignoring
+/// the flag would run something other than what was asked for.
+Status checkNoCompileFlags(const std::string &library);
+
 /// Mistakes llvm::cl lets through: it lets a later occurrence of an option
 /// silently override an earlier one, and takes an empty string as a value.
 /// Every option but --input holds one value, so either is a typo in a long

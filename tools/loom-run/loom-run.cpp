@@ -10,7 +10,8 @@
 // SPEC is a .npy path, `fill:VALUE:SHAPExDTYPE`, `jax-split:SEED:COUNT` or
 // `jax-split-partitionable:SEED:COUNT` (with `:INDEX`, one key of those). A
 // FILE ending in `.so` is a library `loom-compile` wrote, loaded as loom-exec
-// loads it. Every problem is one line on stderr and a non-zero exit.
+// loads it; a compile option is then an error. Every problem is one line on
+// stderr and a non-zero exit.
 //
 //===----------------------------------------------------------------------===//
 
@@ -92,6 +93,10 @@ int main(int argc, char **argv) {
   if (inputFile.empty())
     return tools::fail(kTool, "the program's file name is empty");
 
+  bool isLibrary = llvm::StringRef(inputFile).ends_with(".so");
+  if (isLibrary)
+    if (Status s = tools::checkNoCompileFlags(inputFile); !s.ok())
+      return tools::fail(kTool, s.message());
   auto options = tools::compileOptionsFromFlags(statsCount > 0);
   if (!options)
     return tools::fail(kTool, options.message());
@@ -106,9 +111,8 @@ int main(int argc, char **argv) {
   if (Status s = tools::checkRunOptions(run); !s.ok())
     return tools::fail(kTool, s.message());
 
-  auto exe = llvm::StringRef(inputFile).ends_with(".so")
-                 ? Executable::load(inputFile)
-                 : Executable::compileFile(inputFile, *options);
+  auto exe = isLibrary ? Executable::load(inputFile)
+                       : Executable::compileFile(inputFile, *options);
   if (!exe)
     return tools::fail(kTool, exe.message());
   return tools::runAndReport(kTool, *exe, run);
