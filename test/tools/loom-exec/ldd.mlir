@@ -1,6 +1,9 @@
 // loom-exec and a library loom-compile wrote need only glibc, libstdc++,
 // libm and libgcc_s: no LLVM, MLIR or libfmt (issue 13).
 // REQUIRES: ldd
+// A sanitizer build links its runtime's own dependencies (libresolv ...):
+// what ships is the normal build.
+// UNSUPPORTED: sanitizer
 // RUN: ldd %loom_tools/loom-exec | FileCheck %s
 // CHECK-NOT: {{LLVM|MLIR|fmt|not found}}
 // RUN: loom-compile %examples/mwe/while_of_while.mlir -o %t.so
