@@ -17,6 +17,9 @@
 #include "loom/Runtime/ProgramABI.h"
 
 #include <algorithm>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#endif
 #include <chrono>
 #include <cstring>
 #include <dlfcn.h>
@@ -44,66 +47,87 @@ private:
   void *handle;
 };
 
-/// The x86 features LLVM names that this compiler can ask the CPU about,
-/// as LLVM and as __builtin_cpu_supports spell them. A feature the table
-/// does not list is taken on trust.
+/// The x86 features LLVM names that the loader asks the CPU about. A
+/// feature the table does not list is taken on trust.
 struct Feature {
   const char *name;
   bool present;
 };
 
 #if defined(__x86_64__) && defined(__GNUC__)
-#define LOOM_FEATURE(LLVM, GCC) {LLVM, __builtin_cpu_supports(GCC) != 0}
+/// Read from cpuid itself, as LLVM's host detection does, not through
+/// __builtin_cpu_supports: clang's builtin reads libgcc's feature words with
+/// its own bit layout, and reports some features (cx16) missing that the CPU
+/// has. AVX and AVX-512 also need the OS to save their registers (XCR0).
 std::vector<Feature> hostFeatures() {
-  __builtin_cpu_init();
+  unsigned eax = 0, ebx = 0, ecx1 = 0, edx1 = 0;
+  if (!__get_cpuid(1, &eax, &ebx, &ecx1, &edx1))
+    return {};
+  unsigned ebx7 = 0, ecx7 = 0, edx7 = 0, eax71 = 0, unused = 0;
+  if (__get_cpuid_max(0, nullptr) >= 7) {
+    __cpuid_count(7, 0, eax, ebx7, ecx7, edx7);
+    __cpuid_count(7, 1, eax71, unused, unused, unused);
+  }
+  unsigned ecxExt = 0, edxExt = 0;
+  if (__get_cpuid_max(0x80000000, nullptr) >= 0x80000001)
+    __cpuid(0x80000001, eax, ebx, ecxExt, edxExt);
+  uint64_t xcr0 = 0;
+  if (ecx1 & (1u << 27)) { // OSXSAVE
+    unsigned lo = 0, hi = 0;
+    __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    xcr0 = (uint64_t(hi) << 32) | lo;
+  }
+  bool avxOS = (xcr0 & 0x6) == 0x6;               // XMM and YMM state
+  bool avx512OS = avxOS && (xcr0 & 0xe0) == 0xe0; // opmask, ZMM state
+  bool amxOS = (xcr0 & 0x60000) == 0x60000;       // tile config and data
+  auto bit = [](unsigned word, int n) { return ((word >> n) & 1) != 0; };
   return {
-      LOOM_FEATURE("cmov", "cmov"),
-      LOOM_FEATURE("mmx", "mmx"),
-      LOOM_FEATURE("popcnt", "popcnt"),
-      LOOM_FEATURE("sse", "sse"),
-      LOOM_FEATURE("sse2", "sse2"),
-      LOOM_FEATURE("sse3", "sse3"),
-      LOOM_FEATURE("ssse3", "ssse3"),
-      LOOM_FEATURE("sse4.1", "sse4.1"),
-      LOOM_FEATURE("sse4.2", "sse4.2"),
-      LOOM_FEATURE("sse4a", "sse4a"),
-      LOOM_FEATURE("avx", "avx"),
-      LOOM_FEATURE("avx2", "avx2"),
-      LOOM_FEATURE("fma", "fma"),
-      LOOM_FEATURE("fma4", "fma4"),
-      LOOM_FEATURE("xop", "xop"),
-      LOOM_FEATURE("bmi", "bmi"),
-      LOOM_FEATURE("bmi2", "bmi2"),
-      LOOM_FEATURE("lzcnt", "lzcnt"),
-      LOOM_FEATURE("movbe", "movbe"),
-      LOOM_FEATURE("f16c", "f16c"),
-      LOOM_FEATURE("aes", "aes"),
-      LOOM_FEATURE("pclmul", "pclmul"),
-      LOOM_FEATURE("cx16", "cmpxchg16b"),
-      LOOM_FEATURE("adx", "adx"),
-      LOOM_FEATURE("sha", "sha"),
-      LOOM_FEATURE("xsave", "xsave"),
-      LOOM_FEATURE("gfni", "gfni"),
-      LOOM_FEATURE("vpclmulqdq", "vpclmulqdq"),
-      LOOM_FEATURE("avx512f", "avx512f"),
-      LOOM_FEATURE("avx512vl", "avx512vl"),
-      LOOM_FEATURE("avx512bw", "avx512bw"),
-      LOOM_FEATURE("avx512dq", "avx512dq"),
-      LOOM_FEATURE("avx512cd", "avx512cd"),
-      LOOM_FEATURE("avx512ifma", "avx512ifma"),
-      LOOM_FEATURE("avx512vbmi", "avx512vbmi"),
-      LOOM_FEATURE("avx512vbmi2", "avx512vbmi2"),
-      LOOM_FEATURE("avx512vnni", "avx512vnni"),
-      LOOM_FEATURE("avx512bitalg", "avx512bitalg"),
-      LOOM_FEATURE("avx512vpopcntdq", "avx512vpopcntdq"),
-      LOOM_FEATURE("avx512bf16", "avx512bf16"),
-      LOOM_FEATURE("avx512fp16", "avx512fp16"),
-      LOOM_FEATURE("amx-tile", "amx-tile"),
-      LOOM_FEATURE("amx-int8", "amx-int8"),
-      LOOM_FEATURE("amx-bf16", "amx-bf16"),
+      {"cmov", bit(edx1, 15)},
+      {"mmx", bit(edx1, 23)},
+      {"sse", bit(edx1, 25)},
+      {"sse2", bit(edx1, 26)},
+      {"sse3", bit(ecx1, 0)},
+      {"pclmul", bit(ecx1, 1)},
+      {"ssse3", bit(ecx1, 9)},
+      {"fma", avxOS && bit(ecx1, 12)},
+      {"cx16", bit(ecx1, 13)},
+      {"sse4.1", bit(ecx1, 19)},
+      {"sse4.2", bit(ecx1, 20)},
+      {"movbe", bit(ecx1, 22)},
+      {"popcnt", bit(ecx1, 23)},
+      {"aes", bit(ecx1, 25)},
+      {"xsave", bit(ecx1, 26)},
+      {"avx", avxOS && bit(ecx1, 28)},
+      {"f16c", avxOS && bit(ecx1, 29)},
+      {"bmi", bit(ebx7, 3)},
+      {"avx2", avxOS && bit(ebx7, 5)},
+      {"bmi2", bit(ebx7, 8)},
+      {"avx512f", avx512OS && bit(ebx7, 16)},
+      {"avx512dq", avx512OS && bit(ebx7, 17)},
+      {"adx", bit(ebx7, 19)},
+      {"avx512ifma", avx512OS && bit(ebx7, 21)},
+      {"avx512cd", avx512OS && bit(ebx7, 28)},
+      {"sha", bit(ebx7, 29)},
+      {"avx512bw", avx512OS && bit(ebx7, 30)},
+      {"avx512vl", avx512OS && bit(ebx7, 31)},
+      {"avx512vbmi", avx512OS && bit(ecx7, 1)},
+      {"avx512vbmi2", avx512OS && bit(ecx7, 6)},
+      {"gfni", bit(ecx7, 8)},
+      {"vpclmulqdq", avxOS && bit(ecx7, 10)},
+      {"avx512vnni", avx512OS && bit(ecx7, 11)},
+      {"avx512bitalg", avx512OS && bit(ecx7, 12)},
+      {"avx512vpopcntdq", avx512OS && bit(ecx7, 14)},
+      {"amx-bf16", amxOS && bit(edx7, 22)},
+      {"avx512fp16", avx512OS && bit(edx7, 23)},
+      {"amx-tile", amxOS && bit(edx7, 24)},
+      {"amx-int8", amxOS && bit(edx7, 25)},
+      {"avx512bf16", avx512OS && bit(eax71, 5)},
+      {"lzcnt", bit(ecxExt, 5)},
+      {"sse4a", bit(ecxExt, 6)},
+      {"xop", avxOS && bit(ecxExt, 11)},
+      {"fma4", avxOS && bit(ecxExt, 16)},
   };
 }
-#undef LOOM_FEATURE
 #else
 std::vector<Feature> hostFeatures() { return {}; }
 #endif
