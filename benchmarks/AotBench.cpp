@@ -28,6 +28,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExamplesFlag.h"
 #include "loom/Loom.h"
 
 #include <benchmark/benchmark.h>
@@ -256,16 +257,9 @@ std::string prepare() {
 
 int main(int argc, char **argv) {
   benchmark::Initialize(&argc, argv);
-  // Google Benchmark leaves the flags it does not know.
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg.rfind("--examples=", 0) == 0) {
-      examplesDir = arg.substr(std::strlen("--examples="));
-      continue;
-    }
-    std::fprintf(stderr, "loom-bench-aot: unknown option '%s'\n", argv[i]);
+  if (!loom::bench::parseExamplesFlag(argc, argv, "loom-bench-aot",
+                                      examplesDir))
     return 1;
-  }
   std::string pattern = (fs::temp_directory_path() / "loom-bench-aot-XXXXXX");
   if (!mkdtemp(pattern.data())) {
     std::perror("loom-bench-aot: mkdtemp");

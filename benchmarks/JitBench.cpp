@@ -29,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExamplesFlag.h"
 #include "baseline/Seed.h"
 #include "loom/Loom.h"
 #include "loom/Support/Threefry.h"
@@ -391,16 +392,9 @@ BENCHMARK(mweJitOverCpp)->Unit(benchmark::kMillisecond)->UseManualTime();
 
 int main(int argc, char **argv) {
   benchmark::Initialize(&argc, argv);
-  // Google Benchmark leaves the flags it does not know.
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg.rfind("--examples=", 0) == 0) {
-      examplesDir = arg.substr(std::strlen("--examples="));
-      continue;
-    }
-    std::fprintf(stderr, "loom-bench-jit: unknown option '%s'\n", argv[i]);
+  if (!loom::bench::parseExamplesFlag(argc, argv, "loom-bench-jit",
+                                      examplesDir))
     return 1;
-  }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;
