@@ -46,7 +46,7 @@ test: build
 bench: configure
 	@scripts/install-bench-deps.sh
 	cmake --build $(BUILD) --target loom-bench-jit loom-bench-aot \
-	  loom-bench-mesh loom-bench-seed -j$(JOBS)
+	  loom-bench-mesh loom-bench-seed loom-bench-divergent -j$(JOBS)
 	@mkdir -p $(BUILD)/bench
 	$(BUILD)/bin/loom-bench-jit --benchmark_repetitions=5 \
 	  --benchmark_display_aggregates_only=true \
@@ -64,7 +64,13 @@ bench: configure
 	  --benchmark_min_time=0.05 --benchmark_display_aggregates_only=true \
 	  --benchmark_out=$(BUILD)/bench/seed.json --benchmark_out_format=json; \
 	status=$$?; \
+	$(BUILD)/bin/loom-bench-divergent --benchmark_repetitions=5 \
+	  --benchmark_enable_random_interleaving=true \
+	  --benchmark_min_time=0.05 --benchmark_display_aggregates_only=true \
+	  --benchmark_out=$(BUILD)/bench/divergent.json \
+	  --benchmark_out_format=json || status=1; \
 	python3 benchmarks/report.py $(BUILD)/bench docs/benchmarks.md docs/img && \
+	python3 benchmarks/fit-cost-model.py --report $(BUILD)/bench && \
 	exit $$status
 
 sanitizer-deps: deps
