@@ -70,7 +70,7 @@ bench: configure
 	  --benchmark_out=$(BUILD)/bench/divergent.json \
 	  --benchmark_out_format=json || status=1; \
 	python3 benchmarks/report.py $(BUILD)/bench docs/benchmarks.md docs/img && \
-	python3 benchmarks/fit-cost-model.py --report $(BUILD)/bench && \
+	python3 benchmarks/fit-cost-model.py $(BUILD)/bench --loom-opt $(BUILD)/bin/loom-opt && \
 	exit $$status
 
 sanitizer-deps: deps

@@ -22,7 +22,9 @@
 // Counters: `compile_ms`, `held_out` (1 for the held-out half, 0 for the fit
 // half, from the program's `// suite: split=` line), `lanes`, and on the
 // auto variant `masked_loops` and `loops`: how many of the loops auto
-// compiled masked (read from a second, -O0 compile with loop counters).
+// compiled masked (read from a second, -O0 compile with loop counters), and
+// `same_code_as`: 1 + the index (masked, per-lane, gang...) of the fixed
+// strategy whose lowered module (EmitStage::MLIR) is auto's, 0 for none.
 //
 //===----------------------------------------------------------------------===//
 
@@ -253,6 +255,36 @@ std::pair<int, int> autoChoice(const Program &p, int shards) {
   return it->second = {masked, static_cast<int>(c.loops.size())};
 }
 
+/// The module after the pipeline and bufferization (EmitStage::MLIR).
+std::string loweredModule(const Program &p, loom::DivergentPolicy d,
+                          int shards) {
+  std::filesystem::path out = std::filesystem::temp_directory_path() /
+                              ("loom-bench-divergent-" + p.name + ".mlir");
+  loom::Status status = Executable::compileFileTo(
+      p.path, optionsFor(d, shards), loom::EmitStage::MLIR, out.string());
+  if (!status)
+    die("lowering " + p.name + ": " + status.message());
+  std::ifstream file(out);
+  std::stringstream text;
+  text << file.rdbuf();
+  std::filesystem::remove(out);
+  return text.str();
+}
+
+/// The fixed strategy whose lowered module auto's equals, if any: then the
+/// two time the same code, and their difference is the machine's noise.
+std::string sameCodeAs(const Program &p, int shards) {
+  static std::map<std::pair<const Program *, int>, std::string> cache;
+  auto [it, fresh] = cache.try_emplace({&p, shards});
+  if (!fresh)
+    return it->second;
+  std::string mine = loweredModule(p, loom::DivergentPolicy::Auto, shards);
+  for (loom::DivergentPolicy d : strategies())
+    if (d != loom::DivergentPolicy::Auto && loweredModule(p, d, shards) == mine)
+      return it->second = loom::toString(d);
+  return it->second = "";
+}
+
 void benchVariant(benchmark::State &state, const Program *p,
                   loom::DivergentPolicy d, int shards) {
   const Compiled &c = compiled(*p, d, shards);
@@ -276,6 +308,12 @@ void benchVariant(benchmark::State &state, const Program *p,
     auto [masked, loops] = autoChoice(*p, shards);
     state.counters["masked_loops"] = masked;
     state.counters["loops"] = loops;
+    // The index into strategies() plus one, 0 for none.
+    std::string same = sameCodeAs(*p, shards);
+    std::vector<loom::DivergentPolicy> all = strategies();
+    for (size_t i = 0; i < all.size(); ++i)
+      if (same == loom::toString(all[i]))
+        state.counters["same_code_as"] = static_cast<double>(i + 1);
   }
 }
 

@@ -354,6 +354,7 @@ def aot_section(bench_dir):
 
 
 DIVERGENT_HEADING = "## The divergent suite (`loom-bench-divergent`)"
+STRATEGY_ORDER = ["uniform", "masked", "per-lane", "gang", "gang-refill", "auto"]
 SEED_WORKLOADS = ("mwe-b3000", "ode-b300", "sde-b300")
 
 
@@ -371,17 +372,24 @@ def divergent_table(bench_dir):
             continue
         groups.setdefault((parts[1], int(parts[2][1:])), {})[parts[3]] = r
     for (prog, shards), variants in sorted(groups.items()):
-        times = {k: med(r["times"]) for k, r in variants.items() if r["times"]}
+        order = sorted(variants, key=lambda k: (STRATEGY_ORDER.index(k)
+                                                if k in STRATEGY_ORDER else 99, k))
+        times = {k: med(variants[k]["times"]) for k in order
+                 if variants[k]["times"]}
         auto = variants.get("auto")
-        choice = None
+        choice, same = None, None
         if auto and counter(auto, "loops") is not None:
             m, n = counter(auto, "masked_loops"), counter(auto, "loops")
             choice = ("per-lane" if m == 0 else "masked" if m == n else
                       "%d of %d loops masked" % (m, n))
+            fixed = [k for k in order if k != "auto"]
+            i = int(counter(auto, "same_code_as") or 0)
+            same = fixed[i - 1] if 0 < i <= len(fixed) else None
         rows.append(summarise_row({"program": prog, "shards": shards,
                                    "held_out": bool(counter(auto or {"counters": {}},
                                                             "held_out")),
-                                   "times": times, "auto_choice": choice}))
+                                   "times": times, "auto_choice": choice,
+                                   "same_code_as": same}))
     seed = runs(load(os.path.join(bench_dir, "seed.json")))
     seeds = []
     for wl in SEED_WORKLOADS:
@@ -399,9 +407,14 @@ def divergent_table(bench_dir):
 
 
 def summarise_row(row):
+    """Adds the fastest fixed strategy and auto's ratios. When auto's lowered
+    module is a fixed strategy's, auto is that strategy's time: the two runs
+    time the same code, and between them is only the machine's noise."""
     fixed = {k: v for k, v in row["times"].items() if k != "auto"}
     row["fastest"] = min(fixed, key=fixed.get) if fixed else None
     auto = row["times"].get("auto")
+    if row.get("same_code_as") in fixed:
+        auto = fixed[row["same_code_as"]]
     row["auto_over_fastest"] = (auto / fixed[row["fastest"]]
                                 if auto and fixed else None)
     row["auto_over_per_lane"] = (auto / row["times"]["per-lane"]
@@ -424,7 +437,12 @@ def divergent_section(bench_dir):
              "per-lane run first. Medians of 5 repetitions, interleaved at random across all variants, wall time. "
              "*fastest* is the fastest fixed strategy; *auto chose* is how "
              "many of its loops `auto` compiled masked (from a compile with "
-             "loop counters). The cost model is fitted on the *fit* half "
+             "loop counters), and whose code it is when its lowered module "
+             "(`EmitStage::MLIR`) is identical to a fixed strategy's; *auto "
+             "/ fastest* then uses that strategy's time, since the two runs "
+             "time the same code and differ only by the machine's noise "
+             "(this 2-core machine is shared; the auto column is still "
+             "auto's own run). The cost model is fitted on the *fit* half "
              "only (`benchmarks/fit-cost-model.py`, docs/vmap.md); the "
              "*held-out* half and the seed's programs judge it.\n")
     if not rows:
@@ -446,7 +464,9 @@ def divergent_section(bench_dir):
             r["program"], "held-out" if r["held_out"] else "fit", r["shards"],
             " | ".join(fmt_time(r["times"].get(k)) for k in strategies),
             fmt_time(r["times"].get("auto")), r["fastest"] or "n/a",
-            r["auto_choice"] or "n/a", fmt_ratio(r["auto_over_fastest"])))
+            (r["auto_choice"] or "n/a") + (" (%s's code)" % r["same_code_as"]
+                                           if r.get("same_code_as") else ""),
+            fmt_ratio(r["auto_over_fastest"])))
     L.append("")
     if seeds:
         L.append("The seed's programs, from `loom-bench-seed` in the same "

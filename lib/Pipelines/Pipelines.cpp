@@ -50,6 +50,7 @@ LoomVmapPassOptions LoomPipelineOptions::vmapOptions() const {
   vmap.expectedDivergence = expectedDivergence;
   vmap.assumedBatch = assumedBatch;
   vmap.maskedOpCost = maskedOpCost;
+  vmap.laneOpCost = laneOpCost;
   return vmap;
 }
 

@@ -56,6 +56,11 @@ struct LoomPipelineOptions : public PassPipelineOptions<LoomPipelineOptions> {
       llvm::cl::desc("Cost of one masked op on SIMD-width lanes, in scalar "
                      "ops (cost model)"),
       llvm::cl::init(LoomVmapPassOptions{}.maskedOpCost)};
+  PassOptions::Option<double> laneOpCost{
+      *this, "lane-op-cost",
+      llvm::cl::desc("Cost per lane of an op either lowering runs lane by "
+                     "lane, in scalar ops (cost model)"),
+      llvm::cl::init(LoomVmapPassOptions{}.laneOpCost)};
 
   // loom-shard
   PassOptions::Option<int64_t> shards{

@@ -101,8 +101,8 @@ TEST(LoomPipelineTest, TakesEveryOptionWithItsDefault) {
 TEST(LoomPipelineTest, ForwardsEveryOption) {
   auto options = LoomPipelineOptions::createFromString(
       "divergent=per-lane target=gpu simd-width=4 expected-divergence=3.5 "
-      "assumed-batch=16 masked-op-cost=1.5 shards=3 loop-sync=local "
-      "counters=1");
+      "assumed-batch=16 masked-op-cost=1.5 lane-op-cost=4 shards=3 "
+      "loop-sync=local counters=1");
   ASSERT_TRUE(options);
   expectForwarded(*options);
   // Not vacuous: the passes print what was set.

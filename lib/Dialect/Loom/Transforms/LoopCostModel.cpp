@@ -7,21 +7,23 @@
 // Both lowerings do the same scalar work per lane and iteration; they differ
 // in how many lanes one instruction serves and how many iterations run:
 //
-//   masked   = D^L * c * (ops_m + carries + 3) * ceil(B / W)
-//   per-lane = B * ops
+//   masked   = D^L * (c * (ops + carries + 3) * ceil(B / W) + l * lane * B)
+//   per-lane = B * (ops + l * lane)
 //
 // B lanes, W SIMD width, L the depth of divergent loops nested in this one
 // (itself included), D the expected ratio of the slowest lane's trip count
 // to the mean one per level (a masked loop runs until its slowest lane is
 // done, and nested levels compound), c what one masked op on W lanes costs
 // in scalar ops (its operands and results are lane buffers in memory, where
-// a per-lane loop keeps them in registers; measured, see docs/vmap.md).
-// ops counts the loop's ops; ops_m counts
-// ops the masked lowering can only run lane by lane (random numbers on a
-// per-lane key, reads and writes at a per-lane index, and transcendental
-// math, which becomes a C library call per lane) W times. Ops of a called
-// function count where they are called. The masked loop also pays one
-// select per carry, the mask update and the `any`.
+// a per-lane loop keeps them in registers). `ops` counts the loop's ops that
+// the masked lowering runs on W lanes at once; `lane` those it can only run
+// lane by lane (random numbers on a per-lane key, reads and writes at a
+// per-lane index, and transcendental math, which becomes a C library call
+// per lane), which cost `l` scalar ops each in either lowering. Ops of a
+// called function count where they are called. The masked loop also pays
+// one select per carry, the mask update and the `any`. c, D and l are
+// fitted by benchmarks/fit-cost-model.py on half of the divergent suite
+// (docs/vmap.md); their defaults are the pass options'.
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,11 +69,10 @@ static bool runsLaneByLane(Operation *op, const BatchednessAnalysis &analysis) {
 }
 
 namespace {
-/// The ops a lowering runs per iteration: `ops` one lane at a time, and
-/// `maskedOps` in SIMD-width units, with a lane-by-lane op counted `width`
-/// times.
+/// The ops of one iteration: `ops` the masked lowering runs on SIMD-width
+/// lanes at once, `laneOps` those it runs lane by lane.
 struct OpCounts {
-  double ops = 0, maskedOps = 0;
+  double ops = 0, laneOps = 0;
 };
 } // namespace
 
@@ -79,12 +80,11 @@ struct OpCounts {
 /// calls it, under that callee's own analysis. loom-vmap rejects recursion,
 /// so the descent ends; `depth` bounds it regardless.
 static void countOps(Region &region, const BatchednessAnalysis &analysis,
-                     unsigned width, OpCounts &counts, unsigned depth = 0) {
+                     OpCounts &counts, unsigned depth = 0) {
   region.walk([&](Operation *op) {
     if (op->hasTrait<OpTrait::IsTerminator>())
       return;
-    counts.ops += 1;
-    counts.maskedOps += runsLaneByLane(op, analysis) ? width : 1;
+    (runsLaneByLane(op, analysis) ? counts.laneOps : counts.ops) += 1;
     auto call = dyn_cast<func::CallOp>(op);
     if (!call || depth > 32)
       return;
@@ -92,7 +92,7 @@ static void countOps(Region &region, const BatchednessAnalysis &analysis,
     auto func = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
         call, call.getCalleeAttr());
     if (callee && func && !func.isExternal())
-      countOps(func.getBody(), *callee, width, counts, depth + 1);
+      countOps(func.getBody(), *callee, counts, depth + 1);
   });
 }
 
@@ -120,22 +120,30 @@ mlir::loom::chooseDivergentStrategy(Operation *loop,
   unsigned width = std::max(1u, params.simdWidth);
   OpCounts counts;
   for (Region &region : loop->getRegions())
-    countOps(region, analysis, width, counts);
-  double ops = counts.ops, maskedOps = counts.maskedOps;
+    countOps(region, analysis, counts);
   unsigned carries = loop->getNumResults();
   unsigned depth = getDivergentDepth(loop, analysis);
   double batch = std::max<int64_t>(1, params.batch);
   double divergence = std::max(1.0, params.expectedDivergence);
-
   double opCost = std::max(0.0, params.maskedOpCost);
-  double masked = std::pow(divergence, depth) * opCost *
-                  (maskedOps + carries + 3) * std::ceil(batch / width);
-  double perLane = batch * ops;
+  double laneCost = std::max(0.0, params.laneOpCost);
+
+  double lanes = laneCost * counts.laneOps;
+  double masked =
+      std::pow(divergence, depth) *
+      (opCost * (counts.ops + carries + 3) * std::ceil(batch / width) +
+       lanes * batch);
+  double perLane = batch * (counts.ops + lanes);
   bool chooseMasked = masked <= perLane;
+  // The counts let benchmarks/fit-cost-model.py refit the constants from
+  // remarks alone.
   std::string why = llvm::formatv(
       "cost model: masked {0:F0} {1} per-lane {2:F0} ({3} divergent "
-      "level{4}, {5} lanes{6}, SIMD width {7})",
+      "level{4}, {5} lanes{6}, SIMD width {7}); {8:F0} ops, {9:F0} lane by "
+      "lane, "
+      "{10} carries",
       masked, chooseMasked ? "<=" : ">", perLane, depth, depth == 1 ? "" : "s",
-      params.batch, params.batchAssumed ? " assumed" : "", width);
+      params.batch, params.batchAssumed ? " assumed" : "", width, counts.ops,
+      counts.laneOps, carries);
   return {chooseMasked ? LoopStrategy::Masked : LoopStrategy::PerLane, why};
 }

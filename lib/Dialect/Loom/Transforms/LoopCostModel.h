@@ -21,14 +21,18 @@
 
 namespace mlir::loom {
 
+/// The defaults are loom-vmap's options' (Passes.td), the one place the
+/// fitted constants live.
 struct LoopCostParams {
-  VmapTarget target = VmapTarget::CPU;
-  unsigned simdWidth = 8;
-  double expectedDivergence = 2.0;
+  VmapTarget target = LoomVmapPassOptions{}.target;
+  unsigned simdWidth = LoomVmapPassOptions{}.simdWidth;
+  double expectedDivergence = LoomVmapPassOptions{}.expectedDivergence;
   /// What one masked op on `simdWidth` lanes costs, in scalar ops.
-  double maskedOpCost = 2.5;
+  double maskedOpCost = LoomVmapPassOptions{}.maskedOpCost;
+  /// What one op run lane by lane costs per lane, in scalar ops.
+  double laneOpCost = LoomVmapPassOptions{}.laneOpCost;
   /// The static batch size, or the assumed one when it is dynamic.
-  int64_t batch = 64;
+  int64_t batch = LoomVmapPassOptions{}.assumedBatch;
   bool batchAssumed = true;
 };
 

@@ -339,6 +339,7 @@ struct LoomVmapPass : public mlir::loom::impl::LoomVmapPassBase<LoomVmapPass> {
     settings.cost.simdWidth = simdWidth;
     settings.cost.expectedDivergence = expectedDivergence;
     settings.cost.maskedOpCost = maskedOpCost;
+    settings.cost.laneOpCost = laneOpCost;
     settings.assumedBatch = assumedBatch;
     VmapExpander expander(module, settings);
 

@@ -2,6 +2,7 @@
 // RUN: loom-opt %s -loom-vmap=divergent=per-lane -split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=PERLANE
 // RUN: loom-opt %s -loom-vmap=target=gpu -split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPU
 // RUN: loom-opt %s -loom-vmap -split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=AUTO
+// RUN: loom-opt %s -loom-vmap="masked-op-cost=1 expected-divergence=1" -split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHEAP
 
 // One remark per loop says how it is lowered and why, naming the carry and
 // the argument that make its predicate differ per lane. This is the seed's
@@ -19,11 +20,15 @@
 
 // divergent=auto: the cost model weighs the two levels of divergence and the
 // random numbers drawn lane by lane against SIMD width; a one-op loop pays
-// more for its mask, selects and any than SIMD saves; a single level with a
-// larger elementwise body over 64 lanes stays masked.
-// AUTO: remark: loop is per-lane: predicate depends on carry #2 (count), batched through argument #1 (key); cost model: masked {{[0-9]+}} > per-lane {{[0-9]+}} (2 divergent levels, 64 lanes assumed, SIMD width 8)
+// more for its mask, selects and any than SIMD saves; at the fitted
+// masked-op-cost (docs/vmap.md) even a single level with a larger
+// elementwise body over 64 lanes runs per lane, and with masked ops as cheap
+// as scalar ones it runs masked. The remark ends with the counts the model
+// used.
+// AUTO: remark: loop is per-lane: predicate depends on carry #2 (count), batched through argument #1 (key); cost model: masked {{[0-9]+}} > per-lane {{[0-9]+}} (2 divergent levels, 64 lanes assumed, SIMD width 8); 9 ops, 2 lane by lane, 3 carries
 // AUTO: remark: loop is per-lane: predicate depends on argument #0 (n); cost model: masked {{[0-9]+}} > per-lane {{[0-9]+}} (1 divergent level, 8 lanes, SIMD width 8)
-// AUTO: remark: loop is masked: predicate depends on carry #0, batched through argument #0; cost model: masked {{[0-9]+}} <= per-lane {{[0-9]+}} (1 divergent level, 64 lanes, SIMD width 8)
+// AUTO: remark: loop is per-lane: predicate depends on carry #0, batched through argument #0; cost model: masked {{[0-9]+}} > per-lane {{[0-9]+}} (1 divergent level, 64 lanes, SIMD width 8); 13 ops, 0 lane by lane, 1 carries
+// CHEAP: remark: loop is masked: predicate depends on carry #0, batched through argument #0; cost model: masked 136 <= per-lane 832 (1 divergent level, 64 lanes, SIMD width 8); 13 ops, 0 lane by lane, 1 carries
 
 func.func @solve(%init: tensor<1xf32> {loom.name = "init"},
                  %key: tensor<2xi32> {loom.name = "key"}) -> tensor<1xf32> {

@@ -114,15 +114,19 @@ def LoomVmapPass : Pass<"loom-vmap", "ModuleOp"> {
     Option<"simdWidth", "simd-width", "unsigned", /*default=*/"8",
            "Lanes one SIMD instruction processes (cost model)">,
     Option<"expectedDivergence", "expected-divergence", "double",
-           /*default=*/"2.0",
+           /*default=*/"1",
            "Expected ratio of the slowest lane's trip count to the mean "
            "trip count, per divergent loop level (cost model)">,
     Option<"assumedBatch", "assumed-batch", "int64_t", /*default=*/"64",
            "Batch size the cost model assumes when it is dynamic">,
-    Option<"maskedOpCost", "masked-op-cost", "double", /*default=*/"2.5",
+    Option<"maskedOpCost", "masked-op-cost", "double", /*default=*/"76.11",
            "Cost of one masked op on SIMD-width lanes, in scalar ops: its "
            "operands and results live in lane buffers, not registers "
            "(cost model)">,
+    Option<"laneOpCost", "lane-op-cost", "double", /*default=*/"32",
+           "Cost per lane of an op either lowering runs lane by lane (a "
+           "libm call, a read at a per-lane index, a random number on a "
+           "per-lane key), in scalar ops (cost model)">,
   ];
 }
 
