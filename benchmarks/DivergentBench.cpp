@@ -24,7 +24,9 @@
 // auto variant `masked_loops` and `loops`: how many of the loops auto
 // compiled masked (read from a second, -O0 compile with loop counters), and
 // `same_code_as`: 1 + the index (masked, per-lane, gang...) of the fixed
-// strategy whose lowered module (EmitStage::MLIR) is auto's, 0 for none.
+// strategy whose lowered module (EmitStage::MLIR) is auto's, 0 for none;
+// `seed-code/<workload>/s<shards>` records the same for the seed's programs
+// (timed by loom-bench-seed).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +34,8 @@
 #include "loom/Loom.h"
 
 #include <benchmark/benchmark.h>
+
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -54,6 +58,7 @@ using loom::HostBuffer;
 using Clock = std::chrono::steady_clock;
 
 std::string suiteDir = LOOM_SUITE_DIR;
+std::string examplesDir = LOOM_EXAMPLES_DIR;
 constexpr int64_t kBatch = 12800;
 bool anyMismatch = false;
 
@@ -256,14 +261,15 @@ std::pair<int, int> autoChoice(const Program &p, int shards) {
 }
 
 /// The module after the pipeline and bufferization (EmitStage::MLIR).
-std::string loweredModule(const Program &p, loom::DivergentPolicy d,
+std::string loweredModule(const std::string &path, loom::DivergentPolicy d,
                           int shards) {
-  std::filesystem::path out = std::filesystem::temp_directory_path() /
-                              ("loom-bench-divergent-" + p.name + ".mlir");
+  std::filesystem::path out =
+      std::filesystem::temp_directory_path() /
+      ("loom-bench-divergent-" + std::to_string(getpid()) + ".mlir");
   loom::Status status = Executable::compileFileTo(
-      p.path, optionsFor(d, shards), loom::EmitStage::MLIR, out.string());
+      path, optionsFor(d, shards), loom::EmitStage::MLIR, out.string());
   if (!status)
-    die("lowering " + p.name + ": " + status.message());
+    die("lowering " + path + ": " + status.message());
   std::ifstream file(out);
   std::stringstream text;
   text << file.rdbuf();
@@ -271,18 +277,21 @@ std::string loweredModule(const Program &p, loom::DivergentPolicy d,
   return text.str();
 }
 
-/// The fixed strategy whose lowered module auto's equals, if any: then the
-/// two time the same code, and their difference is the machine's noise.
-std::string sameCodeAs(const Program &p, int shards) {
-  static std::map<std::pair<const Program *, int>, std::string> cache;
-  auto [it, fresh] = cache.try_emplace({&p, shards});
+/// 1 + the index into strategies() of the fixed strategy whose lowered
+/// module auto's equals, 0 for none: with the same code, the two runs differ
+/// only by the machine's noise.
+double sameCodeAs(const std::string &path, int shards) {
+  static std::map<std::pair<std::string, int>, double> cache;
+  auto [it, fresh] = cache.try_emplace({path, shards}, 0.0);
   if (!fresh)
     return it->second;
-  std::string mine = loweredModule(p, loom::DivergentPolicy::Auto, shards);
-  for (loom::DivergentPolicy d : strategies())
-    if (d != loom::DivergentPolicy::Auto && loweredModule(p, d, shards) == mine)
-      return it->second = loom::toString(d);
-  return it->second = "";
+  std::string mine = loweredModule(path, loom::DivergentPolicy::Auto, shards);
+  std::vector<loom::DivergentPolicy> all = strategies();
+  for (size_t i = 0; i < all.size(); ++i)
+    if (all[i] != loom::DivergentPolicy::Auto &&
+        loweredModule(path, all[i], shards) == mine)
+      return it->second = static_cast<double>(i + 1);
+  return it->second;
 }
 
 void benchVariant(benchmark::State &state, const Program *p,
@@ -308,17 +317,34 @@ void benchVariant(benchmark::State &state, const Program *p,
     auto [masked, loops] = autoChoice(*p, shards);
     state.counters["masked_loops"] = masked;
     state.counters["loops"] = loops;
-    // The index into strategies() plus one, 0 for none.
-    std::string same = sameCodeAs(*p, shards);
-    std::vector<loom::DivergentPolicy> all = strategies();
-    for (size_t i = 0; i < all.size(); ++i)
-      if (same == loom::toString(all[i]))
-        state.counters["same_code_as"] = static_cast<double>(i + 1);
+    state.counters["same_code_as"] = sameCodeAs(p->path, shards);
   }
 }
 
-/// Names are divergent/<program>/s<shards>/<strategy>.
+/// Not timed: whether auto's code for a seed program's @main is a fixed
+/// strategy's, for the seed's rows of the suite's table (loom-bench-seed
+/// times them).
+void seedCode(benchmark::State &state, std::string path, int shards) {
+  double same = sameCodeAs(path, shards);
+  for (auto _ : state)
+    benchmark::DoNotOptimize(same);
+  state.counters["same_code_as"] = same;
+}
+
+/// Names are divergent/<program>/s<shards>/<strategy>, and
+/// seed-code/<workload>/s<shards> for the seed's programs.
 void registerAll() {
+  const std::pair<const char *, const char *> seeds[] = {
+      {"mwe-b3000", "mwe/while_of_while.mlir"},
+      {"ode-b300", "diffrax/ode.mlir"},
+      {"sde-b300", "diffrax/sde.mlir"}};
+  for (const auto &[workload, file] : seeds)
+    for (int shards : {1, 2}) {
+      std::string name =
+          std::string("seed-code/") + workload + "/s" + std::to_string(shards);
+      benchmark::RegisterBenchmark(name.c_str(), seedCode,
+                                   examplesDir + "/" + file, shards);
+    }
   for (const Program &p : programs())
     for (int shards : {1, 2})
       for (loom::DivergentPolicy d : strategies()) {
@@ -334,9 +360,10 @@ void registerAll() {
 
 int main(int argc, char **argv) {
   benchmark::Initialize(&argc, argv);
-  // What is left: --examples=DIR, here the suite's folder.
+  // What is left: --examples=DIR, the seed's programs (the suite is beside
+  // this file's source, in benchmarks/divergent/).
   if (!loom::bench::parseExamplesFlag(argc, argv, "loom-bench-divergent",
-                                      suiteDir))
+                                      examplesDir))
     return 1;
   loadPrograms();
   registerAll();

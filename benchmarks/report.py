@@ -366,7 +366,8 @@ def divergent_table(bench_dir):
     doc = load(os.path.join(bench_dir, "divergent.json"))
     rows = []
     groups = {}
-    for name, r in runs(doc).items():
+    runs_doc = runs(doc)
+    for name, r in runs_doc.items():
         parts = name.split("/")
         if len(parts) != 4 or parts[0] != "divergent":
             continue
@@ -399,10 +400,14 @@ def divergent_table(bench_dir):
                 r = seed.get("%s/s%d/sync:auto/div:%s" % (wl, shards, d))
                 if r and r["times"]:
                     times[d] = med(r["times"])
+            code = runs_doc.get("seed-code/%s/s%d" % (wl, shards))
+            i = int(counter(code, "same_code_as") or 0) if code else 0
+            fixed = ("masked", "per-lane")
             if times:
-                seeds.append(summarise_row({"program": wl, "shards": shards,
-                                            "held_out": True, "times": times,
-                                            "auto_choice": None}))
+                seeds.append(summarise_row({
+                    "program": wl, "shards": shards, "held_out": True,
+                    "times": times, "auto_choice": None,
+                    "same_code_as": fixed[i - 1] if 0 < i <= 2 else None}))
     return rows, seeds, (doc or {}).get("context", {})
 
 
@@ -469,16 +474,19 @@ def divergent_section(bench_dir):
             fmt_ratio(r["auto_over_fastest"])))
     L.append("")
     if seeds:
-        L.append("The seed's programs, from `loom-bench-seed` in the same "
-                 "`make bench` (loop-sync auto):\n")
+        L.append("The seed's programs, timed by `loom-bench-seed` in the "
+                 "same `make bench` (loop-sync auto); *auto's code* from "
+                 "`loom-bench-divergent`'s `seed-code/` entries, which compare "
+                 "the lowered modules:\n")
         L.append("| program | shards | masked | per-lane | auto | fastest "
-                 "| auto / fastest |")
-        L.append("|---|---|---|---|---|---|---|")
+                 "| auto's code | auto / fastest |")
+        L.append("|---|---|---|---|---|---|---|---|")
         for r in seeds:
-            L.append("| `%s` | %d | %s | %s | %s | %s | %s |" % (
+            L.append("| `%s` | %d | %s | %s | %s | %s | %s | %s |" % (
                 r["program"], r["shards"], fmt_time(r["times"].get("masked")),
                 fmt_time(r["times"].get("per-lane")),
                 fmt_time(r["times"].get("auto")), r["fastest"],
+                r.get("same_code_as") or "its own",
                 fmt_ratio(r["auto_over_fastest"])))
         L.append("")
     L.append("| measure | 1 shard | 2 shards | target |")
