@@ -38,6 +38,17 @@ for name, value in config.sanitizer_options.items():
 if config.llvm_use_sanitizer:
     config.available_features.add("sanitizer")
 
+# The MPI backend's tests (test/MPI): `%mpirun N cmd` runs N ranks, more than
+# the cores if need be, as root too (CI runs as root), and never hangs.
+if config.loom_enable_mpi.upper() in ("ON", "1", "TRUE") and config.mpiexec:
+    config.available_features.add("mpi")
+    for name in ("OMPI_ALLOW_RUN_AS_ROOT", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"):
+        config.environment[name] = "1"
+    config.substitutions.append(
+        ("%mpirun", "timeout 60 %s --oversubscribe -np" % config.mpiexec))
+else:
+    config.available_features.add("no-mpi")
+
 # ldd, for the check that loom-exec needs only the C and C++ runtimes.
 import shutil
 if shutil.which("ldd"):

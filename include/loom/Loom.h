@@ -79,6 +79,17 @@ struct CompileOptions {
   /// -march) names it; empty means x86-64-v3. The JIT compiles for the CPU
   /// it runs on.
   std::string targetCPU;
+  /// The MPI backend's communicator, as its Fortran handle
+  /// (`MPI_Comm_c2f(comm)`), for an application that runs Loom on part of
+  /// its job; unset means MPI_COMM_WORLD. One rank per shard either way.
+  std::optional<int32_t> mpiCommunicator;
+};
+
+/// How Executable::load sets up what the library runs on.
+struct LoadOptions {
+  /// As CompileOptions::mpiCommunicator, for a library compiled with
+  /// `--backend mpi`.
+  std::optional<int32_t> mpiCommunicator;
 };
 
 /// What one loop did, per shard, summed over the calls since the counters
@@ -148,7 +159,8 @@ public:
   /// the runtime library, no LLVM. A library of another Loom, or for a CPU
   /// that lacks some of its target's features, or a file that is not one,
   /// is an error.
-  static Result<Executable> load(const std::string &path);
+  static Result<Executable> load(const std::string &path,
+                                 const LoadOptions &options = {});
 
   const std::vector<ValueInfo> &inputs() const;
   const std::vector<ValueInfo> &outputs() const;
@@ -177,8 +189,16 @@ public:
   /// library: `loom-compile --counters`).
   bool countsLoops() const;
 
+  /// On the MPI backend, this process's rank (0 for every other backend).
+  /// Every rank calls call() and counters() at the same point; only rank
+  /// 0's inputs are read (the others may pass none), and rank 0 receives
+  /// the whole outputs, the others the outputs of their own lanes. An error
+  /// on any rank is returned by every rank, naming the rank.
+  int32_t rank() const;
+
   /// The counters since the last reset; an error for a program that does
-  /// not run on a mesh (a scalar entry).
+  /// not run on a mesh (a scalar entry). On the MPI backend they hold every
+  /// rank's counters, on every rank.
   Result<Counters> counters() const;
   void resetCounters() const;
 

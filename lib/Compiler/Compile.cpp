@@ -133,15 +133,18 @@ FrontEnd::~FrontEnd() = default;
 Result<FrontEnd>
 loom::detail::runFrontEnd(std::unique_ptr<llvm::MemoryBuffer> buffer,
                           const CompileOptions &options,
-                          Executable::Impl &impl) {
+                          Executable::Impl &impl, bool aheadOfTime) {
   FrontEnd front;
   Result<std::unique_ptr<TargetBackend>> backend =
-      createTargetBackend(options.backend);
+      createTargetBackend(options);
   if (!backend)
     return backend.status();
   front.backend = backend.take();
   if (Status s = checkOptions(options); !s.ok())
     return s;
+  Result<int> shards = front.backend->shardCount(options, aheadOfTime);
+  if (!shards)
+    return shards.status();
   initializeLLVMOnce();
   mlir::DialectRegistry registry;
   mlir::loom::registerAllLoom(registry);
@@ -182,7 +185,7 @@ loom::detail::runFrontEnd(std::unique_ptr<llvm::MemoryBuffer> buffer,
   pm.addPass(mlir::loom::createLoomCheckStaticBounds());
   mlir::loom::LoomPipelineOptions batching;
   batching.divergent = options.divergent;
-  batching.shards = options.shards;
+  batching.shards = *shards;
   batching.loopSync = options.loopSync;
   batching.counters = options.countLoops;
   mlir::loom::buildLoomPipeline(pm, batching);
@@ -223,7 +226,8 @@ static Result<Executable>
 compileBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
               const CompileOptions &options) {
   auto impl = std::make_shared<Executable::Impl>();
-  Result<FrontEnd> front = runFrontEnd(std::move(buffer), options, *impl);
+  Result<FrontEnd> front = runFrontEnd(std::move(buffer), options, *impl,
+                                       /*aheadOfTime=*/false);
   if (!front)
     return front.status();
   if (Status s = front->lower(options, *impl); !s.ok())

@@ -66,7 +66,8 @@ Status Executable::compileFileTo(const std::string &path,
   if (!buffer)
     return buffer.status();
   Executable::Impl impl;
-  Result<FrontEnd> front = runFrontEnd(buffer.take(), options, impl);
+  Result<FrontEnd> front = runFrontEnd(buffer.take(), options, impl,
+                                       /*aheadOfTime=*/true);
   if (!front)
     return front.status();
   if (stage == EmitStage::MLIR) {

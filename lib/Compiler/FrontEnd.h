@@ -54,9 +54,10 @@ struct FrontEnd {
 
 /// Parses `buffer`, reads the entry's signature and defaults into `impl`,
 /// runs the Loom pipeline and reads the mesh and loop table.
+/// `aheadOfTime`: the code is written, to run elsewhere.
 Result<FrontEnd> runFrontEnd(std::unique_ptr<llvm::MemoryBuffer> buffer,
                              const CompileOptions &options,
-                             Executable::Impl &impl);
+                             Executable::Impl &impl, bool aheadOfTime);
 
 /// The program in the file `path`, or an error naming it.
 Result<std::unique_ptr<llvm::MemoryBuffer>>

@@ -82,13 +82,26 @@ public:
 
   /// The mesh that runs an entry sharded over `numShards` shards.
   virtual Result<std::unique_ptr<Mesh>> createMesh(int64_t numShards) const = 0;
+
+  /// The shard count the Loom pipeline shards for: `options.shards` (0: the
+  /// program's mesh, or 1), unless the backend knows better. The MPI
+  /// backend's JIT takes the job's size. `aheadOfTime`: the code is written
+  /// for running elsewhere, not loaded here.
+  virtual Result<int> shardCount(const CompileOptions &options,
+                                 bool aheadOfTime) const {
+    return options.shards;
+  }
 };
 
-/// The backend `kind` names, or an error saying it is not built yet.
-Result<std::unique_ptr<TargetBackend>> createTargetBackend(Backend kind);
+/// The backend `options.backend` names, or an error saying it is not
+/// built.
+Result<std::unique_ptr<TargetBackend>>
+createTargetBackend(const CompileOptions &options);
 
 /// The implementations, one per file.
 std::unique_ptr<TargetBackend> createCPUBackend();
+Result<std::unique_ptr<TargetBackend>>
+createMPIBackend(const CompileOptions &options);
 
 } // namespace loom::detail
 

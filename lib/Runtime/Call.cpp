@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "loom/Runtime/ExecutableImpl.h"
+#include "CallInternal.h"
 
 #include <cstring>
 #include <memory_resource>
@@ -70,20 +70,9 @@ static Status checkRange(const ValueInfo &info, size_t index,
                        ", " + std::to_string(hi) + "]");
 }
 
-/// Runs the entry on every shard of the mesh, each on its own rows of the
-/// split inputs, and joins the split outputs in shard order.
-/// One pointer per input, in an arena on the caller's stack: most entries
-/// take a handful of inputs.
-struct InputList {
-  explicit InputList(size_t n) : inputs(n, nullptr, &resource) {}
-  alignas(16) std::byte arena[16 * sizeof(void *)];
-  std::pmr::monotonic_buffer_resource resource{arena, sizeof(arena)};
-  std::pmr::vector<const HostBuffer *> inputs;
-};
-
-static Result<std::vector<HostBuffer>>
-callOnMesh(const Executable::Impl &impl,
-           const std::pmr::vector<const HostBuffer *> &inputs) {
+Result<int64_t>
+loom::detail::splitBatch(const Executable::Impl &impl,
+                         const std::pmr::vector<const HostBuffer *> &inputs) {
   int64_t batch = -1;
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (!impl.inputSplit[i])
@@ -96,8 +85,30 @@ callOnMesh(const Executable::Impl &impl,
                            std::to_string(batch));
     batch = rowsHere;
   }
-  if (batch < 0)
-    batch = 0;
+  return batch < 0 ? 0 : batch;
+}
+
+Status loom::detail::callShard(
+    const Executable::Impl &impl,
+    const std::pmr::vector<const HostBuffer *> &inputs, ShardContext &shard,
+    int64_t laneBegin, int64_t laneEnd,
+    const std::function<void(HostBuffer)> &emit) {
+  ShardArguments slice{impl.inputSplit, laneBegin, laneEnd, shard.abiHandle()};
+  PackedCall packed;
+  packArguments(impl.inputs, inputs, impl.resultLayout, packed, &slice);
+  impl.entry(packed.pointers.data());
+  return unpackResults(impl.outputs, impl.resultLayout, packed, emit);
+}
+
+/// Runs the entry on every shard of the mesh, each on its own rows of the
+/// split inputs, and joins the split outputs in shard order.
+static Result<std::vector<HostBuffer>>
+callOnMesh(const Executable::Impl &impl,
+           const std::pmr::vector<const HostBuffer *> &inputs) {
+  Result<int64_t> batchOrError = splitBatch(impl, inputs);
+  if (!batchOrError)
+    return batchOrError.status();
+  int64_t batch = *batchOrError;
   int32_t shards = impl.mesh->numShards();
   // Each shard's outputs, until they are joined: room for 16 shards of 4
   // outputs on the stack. Each reserved before the shards run, since the
@@ -111,14 +122,9 @@ callOnMesh(const Executable::Impl &impl,
   for (int32_t s = 0; s < shards; ++s)
     perShard.emplace_back().reserve(impl.outputs.size());
   Status status = impl.mesh->run(batch, [&](ShardContext &shard) -> Status {
-    ShardArguments slice{impl.inputSplit, shard.laneBegin, shard.laneEnd,
-                         shard.abiHandle()};
-    PackedCall packed;
-    packArguments(impl.inputs, inputs, impl.resultLayout, packed, &slice);
-    impl.entry(packed.pointers.data());
     ShardOutputs &outputs = perShard[shard.shard];
-    return unpackResults(
-        impl.outputs, impl.resultLayout, packed,
+    return callShard(
+        impl, inputs, shard, shard.laneBegin, shard.laneEnd,
         [&](HostBuffer output) { outputs.push_back(std::move(output)); });
   });
   if (!status.ok())
@@ -182,11 +188,9 @@ void Executable::resetCounters() const {
     impl->mesh->resetStats();
 }
 
-/// Calls the entry with one buffer per input, in order, null where the
-/// caller left an input out for its default.
-static Result<std::vector<HostBuffer>>
-callEntry(const Executable::Impl &impl,
-          std::pmr::vector<const HostBuffer *> &inputs) {
+Status
+loom::detail::checkCallInputs(const Executable::Impl &impl,
+                              std::pmr::vector<const HostBuffer *> &inputs) {
   const std::vector<ValueInfo> &sig = impl.inputs;
   for (size_t i = 0; i < sig.size(); ++i) {
     if (inputs[i]) {
@@ -214,6 +218,19 @@ callEntry(const Executable::Impl &impl,
                              std::to_string(batch) + " and " +
                              std::to_string(inputs[i]->shape()[axis]));
   }
+  return Status::success();
+}
+
+/// Calls the entry with one buffer per input, in order, null where the
+/// caller left an input out for its default.
+static Result<std::vector<HostBuffer>>
+callEntry(const Executable::Impl &impl,
+          std::pmr::vector<const HostBuffer *> &inputs) {
+  if (impl.mesh && impl.mesh->transport())
+    return callAcrossProcesses(impl, inputs);
+  if (Status s = checkCallInputs(impl, inputs); !s.ok())
+    return s;
+  const std::vector<ValueInfo> &sig = impl.inputs;
   if (impl.mesh)
     return callOnMesh(impl, inputs);
   PackedCall packed;

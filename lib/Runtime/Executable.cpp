@@ -24,6 +24,11 @@ const CompileTimes &Executable::compileTimes() const { return impl->times; }
 
 bool Executable::countsLoops() const { return impl->countsLoops; }
 
+int32_t Executable::rank() const {
+  MeshTransport *transport = impl->mesh ? impl->mesh->transport() : nullptr;
+  return transport ? transport->rank() : 0;
+}
+
 const std::vector<ValueInfo> &Executable::inputs() const {
   return impl->inputs;
 }

@@ -14,6 +14,7 @@
 
 #include "loom/Runtime/ABI.h"
 #include "loom/Runtime/ExecutableImpl.h"
+#include "loom/Runtime/MPIMesh.h"
 #include "loom/Runtime/ProgramABI.h"
 
 #include <algorithm>
@@ -238,7 +239,8 @@ Status checkDescriptor(const LoomProgram &p) {
 }
 
 /// Rebuilds what describeEntry and describeMesh read from the module.
-Status readDescriptor(const LoomProgram &p, Executable::Impl &impl) {
+Status readDescriptor(const LoomProgram &p, Executable::Impl &impl,
+                      const LoadOptions &options) {
   bool onMesh = p.numShards > 0;
   for (int64_t i = 0; i < p.numInputs; ++i) {
     impl.inputs.push_back(readValue(p.inputs[i]));
@@ -263,11 +265,17 @@ Status readDescriptor(const LoomProgram &p, Executable::Impl &impl) {
   if (Status s = impl.buildDefaults(); !s.ok())
     return s;
   if (onMesh) {
-    // The only backend so far; the descriptor names it for the next.
-    if (std::strcmp(p.backend, "cpu") != 0)
+    Result<std::unique_ptr<Mesh>> mesh = Status::error("");
+    if (std::strcmp(p.backend, "cpu") == 0) {
+      auto threads = ThreadMesh::create(p.numShards);
+      mesh = threads ? Result<std::unique_ptr<Mesh>>(threads.take())
+                     : threads.status();
+    } else if (std::strcmp(p.backend, "mpi") == 0) {
+      mesh = createMPIMesh(p.numShards, options.mpiCommunicator);
+    } else {
       return Status::error(std::string("it runs on backend '") + p.backend +
                            "', which this runtime does not have");
-    auto mesh = ThreadMesh::create(p.numShards);
+    }
     if (!mesh)
       return mesh.status();
     impl.mesh = mesh.take();
@@ -279,7 +287,8 @@ Status readDescriptor(const LoomProgram &p, Executable::Impl &impl) {
 
 } // namespace
 
-Result<Executable> Executable::load(const std::string &path) {
+Result<Executable> Executable::load(const std::string &path,
+                                    const LoadOptions &options) {
   auto start = std::chrono::steady_clock::now();
   auto fail = [&](const std::string &why) {
     return Status::error(path + ": " + why);
@@ -333,7 +342,7 @@ Result<Executable> Executable::load(const std::string &path) {
         program->runtimeFunctions[i] = kEntryPoints[i];
   }
   auto impl = std::make_shared<Executable::Impl>();
-  if (Status s = readDescriptor(*program, *impl); !s.ok())
+  if (Status s = readDescriptor(*program, *impl, options); !s.ok())
     return fail(s.message());
   impl->program = std::move(library);
   impl->times.jit =

@@ -101,7 +101,7 @@ void MeshState::fail(int32_t shard, std::string_view message) {
       hasError_ = true;
       // With one shard the prefix says nothing.
       error_ = shard >= 0 && numShards_ > 1
-                   ? fmt::format("shard {}: {}", shard, message)
+                   ? fmt::format("{} {}: {}", shardWord_, shard, message)
                    : std::string(message);
     }
   }
@@ -133,5 +133,6 @@ void MeshState::reset() {
 }
 
 Mesh::~Mesh() = default;
+MeshTransport::~MeshTransport() = default;
 
 } // namespace loom

@@ -7,6 +7,7 @@
 #include "RunTool.h"
 
 #include "loom/Runtime/InputSpec.h"
+#include "loom/Runtime/MPIMesh.h"
 #include "loom/Runtime/Npy.h"
 #include "loom/Support/SolverResults.h"
 
@@ -18,13 +19,28 @@
 #include <filesystem>
 #include <iterator>
 #include <map>
+#include <thread>
 
 using namespace loom;
 using namespace loom::tools;
 
 int loom::tools::fail(const char *tool, const std::string &message) {
-  fmt::print(stderr, "{}: {}\n", tool, message);
-  return 1;
+  MPIWorld world = mpiWorld();
+  if (world.size == 1) {
+    fmt::print(stderr, "{}: {}\n", tool, message);
+    return 1;
+  }
+  // In an MPI job every rank must end, or the others wait for it forever.
+  // An error of a call is every rank's (they agree on it), so rank 0 says
+  // it once and ends the job; any other rank waits to be ended with it, and
+  // speaks only if rank 0 did not (an error only it had).
+  if (world.rank != 0)
+    std::this_thread::sleep_for(std::chrono::seconds(5));
+  bool named = message.rfind("rank ", 0) == 0;
+  fmt::print(stderr, "{}: {}{}\n", tool,
+             named ? "" : fmt::format("rank {}: ", world.rank), message);
+  std::fflush(stderr);
+  abortJob(1);
 }
 
 std::string loom::tools::summarize(const std::string &name,
@@ -170,12 +186,16 @@ int loom::tools::runAndReport(const char *tool, const Executable &exe,
   if (options.stats && !exe.countsLoops())
     return fail(tool, "--stats: " + options.program +
                           " was compiled without --counters");
+  // On the MPI backend every rank calls, and rank 0 alone reads the inputs
+  // and reports.
+  bool root = exe.rank() == 0;
   std::map<std::string, HostBuffer> inputs;
   // Per input, the name or position it was given by: a second --input for
   // the same argument, by either, is an error rather than the last one
   // winning.
   std::vector<std::string> givenAs(exe.inputs().size());
-  for (const std::string &item : options.inputs) {
+  for (const std::string &item : root ? options.inputs
+                                      : std::vector<std::string>()) {
     size_t eq = item.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
       return fail(tool, "bad --input '" + item + "' (expected NAME=SPEC)");
@@ -204,6 +224,14 @@ int loom::tools::runAndReport(const char *tool, const Executable &exe,
         std::chrono::duration<double>(Clock::now() - start).count());
     if (!outputs)
       return fail(tool, outputs.message());
+  }
+
+  if (!root) {
+    // Rank 0 gathers the counters of every rank.
+    if (options.stats)
+      if (auto counters = exe.counters(); !counters)
+        return fail(tool, counters.message());
+    return 0;
   }
 
   if (!options.raiseOn.empty()) {

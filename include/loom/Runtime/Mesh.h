@@ -180,7 +180,10 @@ bool reduceFloat(LoomReduceKind kind, double lhs, double rhs, double &result);
 /// still releases the others; errors it cannot report end in MPI_Abort.
 class MeshState {
 public:
-  explicit MeshState(int32_t numShards) : numShards_(numShards) {}
+  /// `shardWord` prefixes a shard's error ("shard 2: ..."); the MPI mesh,
+  /// whose shards are ranks, says "rank".
+  explicit MeshState(int32_t numShards, const char *shardWord = "shard")
+      : numShards_(numShards), shardWord_(shardWord) {}
   virtual ~MeshState();
   MeshState(const MeshState &) = delete;
   MeshState &operator=(const MeshState &) = delete;
@@ -195,7 +198,7 @@ public:
   /// Records the error of shard `shard` (-1: the mesh itself, e.g. a
   /// cancel) if it is the run's first, then aborts: every shard inside or
   /// entering a collective returns at once. With more than one shard the
-  /// message is prefixed with "shard N: ". Thread-safe.
+  /// message is prefixed with "shard N: " (the shard word). Thread-safe.
   void fail(int32_t shard, std::string_view message);
 
   /// The run's first error, or success.
@@ -228,6 +231,7 @@ protected:
 
 private:
   const int32_t numShards_;
+  const char *const shardWord_;
   std::atomic<bool> aborted_{false};
   mutable std::mutex errorMutex_;
   bool hasError_ = false;
@@ -269,6 +273,35 @@ private:
   Status (*invoke_)(void *, ShardContext &) = nullptr;
 };
 
+/// How a call's data moves when the shards of a mesh live in different
+/// processes that share no memory (the MPI backend: one rank per shard).
+/// Only the root process, rank 0, holds the caller's inputs and receives
+/// the whole outputs. Every process makes the same calls in the same order;
+/// each returns the same status on every process, so no process is left
+/// waiting in one that another gave up on.
+class MeshTransport {
+public:
+  virtual ~MeshTransport();
+
+  /// This process's rank; 0 is the root.
+  virtual int32_t rank() const = 0;
+  /// Every process's `status` combined: the error of the lowest rank that
+  /// has one, on every process, or success.
+  virtual Status agree(const Status &status) = 0;
+  /// The root's `bytes` bytes at `data`, into `data` on every process.
+  virtual Status broadcast(void *data, int64_t bytes) = 0;
+  /// Rank r receives `counts[r]` bytes of the root's `send`, which holds
+  /// them in rank order, into its `recv`. The root keeps its own part in
+  /// `send` (its `recv` is unused).
+  virtual Status scatter(const void *send, const std::vector<int64_t> &counts,
+                         void *recv) = 0;
+  /// The reverse: every rank's `counts[rank]` bytes at `send` land in the
+  /// root's `recv`, in rank order. Only the root reads `counts` beyond its
+  /// own entry and `recv`.
+  virtual Status gather(const void *send, const std::vector<int64_t> &counts,
+                        void *recv) = 0;
+};
+
 /// Runs a body on every shard of a mesh. The CPU thread mesh implements it
 /// here; an MPI mesh implements run() in each rank on its one shard (inputs
 /// scattered and outputs gathered around it by the caller), a GPU-per-shard
@@ -298,6 +331,10 @@ public:
   /// resetStats(). Waits for a run in progress.
   virtual MeshStats stats() const = 0;
   virtual void resetStats() = 0;
+
+  /// Non-null when the shards live in other processes: run() then runs this
+  /// process's shard only, and the caller moves the call's data with it.
+  virtual MeshTransport *transport() { return nullptr; }
 };
 
 /// The CPU thread mesh: one thread per shard, created once and reused by

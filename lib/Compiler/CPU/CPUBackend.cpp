@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CPUBackend.h"
 #include "ProgramModule.h"
-#include "TargetBackend.h"
 
 #include "loom/Pipelines/Pipelines.h"
 #include "loom/Runtime/ABI.h"
@@ -106,37 +106,29 @@ private:
   PackedEntry fn;
 };
 
-class CPUBackend final : public TargetBackend {
-public:
-  void buildLoweringPipeline(mlir::OpPassManager &pm,
-                             const CompileOptions &options) const override {
-    mlir::loom::LoomToLLVMOptions lowering;
-    lowering.fpContraction = options.fpContraction;
-    mlir::loom::buildLoomToLLVMPipeline(pm, lowering);
-  }
 
-  void
-  buildBufferizationPipeline(mlir::OpPassManager &pm,
-                             const CompileOptions &options) const override {
-    mlir::loom::LoomToLLVMOptions lowering;
-    lowering.fpContraction = options.fpContraction;
-    mlir::loom::buildLoomBufferizePipeline(pm, lowering);
-  }
+} // namespace
 
-  Result<std::unique_ptr<LoadedModule>>
-  load(mlir::ModuleOp module, const CompileOptions &options) const override;
+void CPUBackend::buildLoweringPipeline(mlir::OpPassManager &pm,
+                                       const CompileOptions &options) const {
+  mlir::loom::LoomToLLVMOptions lowering;
+  lowering.fpContraction = options.fpContraction;
+  mlir::loom::buildLoomToLLVMPipeline(pm, lowering);
+}
 
-  Result<std::string> emit(mlir::ModuleOp module, const CompileOptions &options,
-                           const Executable::Impl &impl,
-                           EmitKind kind) const override;
+void CPUBackend::buildBufferizationPipeline(
+    mlir::OpPassManager &pm, const CompileOptions &options) const {
+  mlir::loom::LoomToLLVMOptions lowering;
+  lowering.fpContraction = options.fpContraction;
+  mlir::loom::buildLoomBufferizePipeline(pm, lowering);
+}
 
-  Result<std::unique_ptr<Mesh>> createMesh(int64_t numShards) const override {
-    auto mesh = ThreadMesh::create(numShards);
-    if (!mesh)
-      return mesh.status();
-    return std::unique_ptr<Mesh>(mesh.take());
-  }
-};
+Result<std::unique_ptr<Mesh>> CPUBackend::createMesh(int64_t numShards) const {
+  auto mesh = ThreadMesh::create(numShards);
+  if (!mesh)
+    return mesh.status();
+  return std::unique_ptr<Mesh>(mesh.take());
+}
 
 /// Compiles for this host at the requested level, refusing a module that
 /// calls what neither the runtime nor the process defines.
@@ -190,6 +182,8 @@ CPUBackend::load(mlir::ModuleOp module, const CompileOptions &options) const {
   return std::unique_ptr<LoadedModule>(
       std::make_unique<JITModule>(std::move(*engine), *fn));
 }
+
+namespace {
 
 /// The features `cpu` has by its definition (what it implies, closed over
 /// what those imply), leaving out the tuning ones: "+avx,+avx2,...".
@@ -246,6 +240,8 @@ createAOTTargetMachine(const CompileOptions &options, ProgramTarget &target) {
   return tm;
 }
 
+} // namespace
+
 /// Translates, adds what a library needs, optimizes as the JIT does, then
 /// prints the IR or compiles it.
 Result<std::string> CPUBackend::emit(mlir::ModuleOp module,
@@ -264,6 +260,7 @@ Result<std::string> CPUBackend::emit(mlir::ModuleOp module,
   llvmModule->setTargetTriple(target.triple);
   llvmModule->setDataLayout((*tm)->createDataLayout());
   addPackedWrapper(*llvmModule, options.entry);
+  target.backend = descriptorName();
   addProgramDescriptor(*llvmModule, options.entry, impl, target);
   if (llvm::Error error = mlir::makeOptimizingTransformer(
           options.optLevel, /*sizeLevel=*/0, tm->get())(llvmModule.get()))
@@ -284,8 +281,6 @@ Result<std::string> CPUBackend::emit(mlir::ModuleOp module,
   codegen.run(*llvmModule);
   return std::string(object.str());
 }
-
-} // namespace
 
 std::unique_ptr<TargetBackend> loom::detail::createCPUBackend() {
   return std::make_unique<CPUBackend>();

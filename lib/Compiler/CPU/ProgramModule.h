@@ -26,9 +26,11 @@ class Module;
 
 namespace loom::detail {
 
-/// Where the program was compiled for.
+/// Where the program was compiled for, and the backend it runs on ("cpu",
+/// "mpi").
 struct ProgramTarget {
   std::string triple, cpu, features;
+  std::string backend = "cpu";
 };
 
 /// Adds `_mlir_<entry>(void **)`, as MLIR's ExecutionEngine does for the
