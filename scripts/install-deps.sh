@@ -9,6 +9,7 @@ packages=(
   cmake ninja-build g++ python3
   llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools
   libfmt-dev libgtest-dev libbenchmark-dev
+  libopenmpi-dev openmpi-bin
   "$@"
 )
 

@@ -44,8 +44,9 @@ if config.loom_enable_mpi.upper() in ("ON", "1", "TRUE") and config.mpiexec:
     config.available_features.add("mpi")
     for name in ("OMPI_ALLOW_RUN_AS_ROOT", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"):
         config.environment[name] = "1"
-    config.substitutions.append(
-        ("%mpirun", "timeout 60 %s --oversubscribe -np" % config.mpiexec))
+    mpiexec = "%s --oversubscribe" % config.mpiexec
+    config.substitutions.append(("%mpirun", "timeout 60 %s -np" % mpiexec))
+    config.substitutions.append(("%mpiexec", mpiexec))
 else:
     config.available_features.add("no-mpi")
 

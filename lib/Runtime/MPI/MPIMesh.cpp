@@ -111,8 +111,6 @@ public:
       : state_(numShards), communicator_(communicator) {
     ctx_.numShards = numShards;
     ctx_.mesh = &state_;
-    if (const char *env = std::getenv("LOOM_TEST_FAIL_RANK"))
-      state_.failRank = std::atoi(env);
   }
   ~MPIMesh() override;
 
@@ -238,6 +236,9 @@ Status MPIMesh::run(int64_t batch, const ShardBody &body) {
   if (Status s = checkThread(); !s.ok())
     return s;
   state_.beginRun();
+  // Read at every run, so a test can make one call fail and the next not.
+  const char *failRank = std::getenv("LOOM_TEST_FAIL_RANK");
+  state_.failRank = failRank ? std::atoi(failRank) : -1;
   LaneRange lanes = splitLanes(batch, numShards(), state_.rank);
   ctx_.laneBegin = lanes.begin;
   ctx_.laneEnd = lanes.end;
