@@ -9,9 +9,12 @@
 #   make check-format  every C++ file as clang-format-19 writes it
 #   make install-check  install into a temporary prefix, build and run the
 #               examples against it with find_package(Loom)
+#   make check-no-mpi  build loom-run with -DLOOM_ENABLE_MPI=OFF
+#               ($(NOMPI_BUILD)/) and check that --backend mpi says so
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
+NOMPI_BUILD ?= build-nompi
 JOBS ?= 2
 FUZZ_SECONDS ?= 60
 # -O1, as OSS-Fuzz builds: a sanitizer build at -O3 compiles far longer and
@@ -24,7 +27,7 @@ SANITIZER_CMAKE = -G Ninja -DCMAKE_C_COMPILER=clang-19 \
 
 .PHONY: all deps configure build demo test bench clean sanitizer-deps \
   configure-asan configure-tsan test-asan test-tsan test-sanitizers fuzz \
-  check-format install-check
+  check-format install-check check-no-mpi
 
 all: build
 
@@ -107,4 +110,12 @@ install-check: build
 	JOBS=$(JOBS) scripts/install-roundtrip.sh $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(NOMPI_BUILD)
+
+# The build without MPI stays working: configured and built once, loom-run
+# only.
+check-no-mpi: deps
+	@[ -f $(NOMPI_BUILD)/build.ninja ] || cmake -G Ninja -S . -B $(NOMPI_BUILD) \
+	  -DLOOM_ENABLE_MPI=OFF
+	cmake --build $(NOMPI_BUILD) --target loom-run -j$(JOBS)
+	@scripts/check-no-mpi.sh $(NOMPI_BUILD)
