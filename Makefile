@@ -3,6 +3,7 @@
 #   make test   install what is missing, build, run every test
 #   make bench  build and run the benchmarks; JSON in $(BUILD)/bench/,
 #               rendered into docs/benchmarks.md and docs/img/
+#   make bench-mpi  the MPI backend's benchmarks, into docs/benchmarks.md
 #   make test-sanitizers  every test under ASan+UBSan ($(ASAN_BUILD)/), the
 #               runtime and API tests under TSan ($(TSAN_BUILD)/), with clang-19
 #   make fuzz   each libFuzzer target for FUZZ_SECONDS (built in $(ASAN_BUILD)/)
@@ -27,7 +28,7 @@ SANITIZER_CMAKE = -G Ninja -DCMAKE_C_COMPILER=clang-19 \
 
 .PHONY: all deps configure build demo test bench clean sanitizer-deps \
   configure-asan configure-tsan test-asan test-tsan test-sanitizers fuzz \
-  check-format install-check check-no-mpi
+  check-format install-check check-no-mpi bench-mpi
 
 all: build
 
@@ -75,6 +76,10 @@ bench: configure
 	python3 benchmarks/report.py $(BUILD)/bench docs/benchmarks.md docs/img && \
 	python3 benchmarks/fit-cost-model.py $(BUILD)/bench --loom-opt $(BUILD)/bin/loom-opt && \
 	exit $$status
+
+bench-mpi: configure
+	cmake --build $(BUILD) --target loom-compile loom-exec -j$(JOBS)
+	python3 benchmarks/mpi/mpi_bench.py $(BUILD) --markdown docs/benchmarks.md
 
 sanitizer-deps: deps
 	@scripts/install-sanitizer-deps.sh

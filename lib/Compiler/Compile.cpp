@@ -132,11 +132,10 @@ FrontEnd::~FrontEnd() = default;
 
 Result<FrontEnd>
 loom::detail::runFrontEnd(std::unique_ptr<llvm::MemoryBuffer> buffer,
-                          const CompileOptions &options,
-                          Executable::Impl &impl, bool aheadOfTime) {
+                          const CompileOptions &options, Executable::Impl &impl,
+                          bool aheadOfTime) {
   FrontEnd front;
-  Result<std::unique_ptr<TargetBackend>> backend =
-      createTargetBackend(options);
+  Result<std::unique_ptr<TargetBackend>> backend = createTargetBackend(options);
   if (!backend)
     return backend.status();
   front.backend = backend.take();

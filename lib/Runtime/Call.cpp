@@ -88,11 +88,11 @@ loom::detail::splitBatch(const Executable::Impl &impl,
   return batch < 0 ? 0 : batch;
 }
 
-Status loom::detail::callShard(
-    const Executable::Impl &impl,
-    const std::pmr::vector<const HostBuffer *> &inputs, ShardContext &shard,
-    int64_t laneBegin, int64_t laneEnd,
-    const std::function<void(HostBuffer)> &emit) {
+Status
+loom::detail::callShard(const Executable::Impl &impl,
+                        const std::pmr::vector<const HostBuffer *> &inputs,
+                        ShardContext &shard, int64_t laneBegin, int64_t laneEnd,
+                        const std::function<void(HostBuffer)> &emit) {
   ShardArguments slice{impl.inputSplit, laneBegin, laneEnd, shard.abiHandle()};
   PackedCall packed;
   packArguments(impl.inputs, inputs, impl.resultLayout, packed, &slice);

@@ -86,8 +86,8 @@ Result<std::vector<HostBuffer>> loom::detail::callAcrossProcesses(
   if (Status s = transport.broadcast(&headerSize, sizeof(headerSize)); !s.ok())
     return s;
   header.resize(static_cast<size_t>(headerSize));
-  if (Status s = transport.broadcast(header.data(),
-                                     headerSize * sizeof(int64_t));
+  if (Status s =
+          transport.broadcast(header.data(), headerSize * sizeof(int64_t));
       !s.ok())
     return s;
   batch = header[0];
@@ -127,7 +127,8 @@ Result<std::vector<HostBuffer>> loom::detail::callAcrossProcesses(
         impl.inputSplit[i] && input.rank() > 0
             ? transport.scatter(
                   input.data(),
-                  rowCounts(batch, ranks, rowBytes(input.dtype(), input.shape())),
+                  rowCounts(batch, ranks,
+                            rowBytes(input.dtype(), input.shape())),
                   const_cast<void *>(input.data()))
             : transport.broadcast(const_cast<void *>(input.data()),
                                   static_cast<int64_t>(input.byteSize()));

@@ -194,8 +194,8 @@ int loom::tools::runAndReport(const char *tool, const Executable &exe,
   // the same argument, by either, is an error rather than the last one
   // winning.
   std::vector<std::string> givenAs(exe.inputs().size());
-  for (const std::string &item : root ? options.inputs
-                                      : std::vector<std::string>()) {
+  for (const std::string &item :
+       root ? options.inputs : std::vector<std::string>()) {
     size_t eq = item.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
       return fail(tool, "bad --input '" + item + "' (expected NAME=SPEC)");

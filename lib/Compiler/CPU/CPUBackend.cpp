@@ -106,7 +106,6 @@ private:
   PackedEntry fn;
 };
 
-
 } // namespace
 
 void CPUBackend::buildLoweringPipeline(mlir::OpPassManager &pm,

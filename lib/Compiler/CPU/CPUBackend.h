@@ -21,9 +21,8 @@ class CPUBackend : public TargetBackend {
 public:
   void buildLoweringPipeline(mlir::OpPassManager &pm,
                              const CompileOptions &options) const override;
-  void
-  buildBufferizationPipeline(mlir::OpPassManager &pm,
-                             const CompileOptions &options) const override;
+  void buildBufferizationPipeline(mlir::OpPassManager &pm,
+                                  const CompileOptions &options) const override;
   Result<std::unique_ptr<LoadedModule>>
   load(mlir::ModuleOp module, const CompileOptions &options) const override;
   Result<std::string> emit(mlir::ModuleOp module, const CompileOptions &options,

@@ -43,8 +43,8 @@ public:
     if (options.shards != 0 && options.shards != *ranks)
       return Status::error(
           "--shards " + std::to_string(options.shards) +
-          " does not match the MPI job's " + std::to_string(*ranks) +
-          " rank" + (*ranks == 1 ? "" : "s") +
+          " does not match the MPI job's " + std::to_string(*ranks) + " rank" +
+          (*ranks == 1 ? "" : "s") +
           " (the MPI backend runs one shard per rank; leave --shards out)");
     return static_cast<int>(*ranks);
   }

@@ -320,8 +320,8 @@ Status MPIMesh::agree(const Status &status) {
   if (Status s = setUp(); !s.ok())
     return s;
   int mine = status.ok() ? numShards() : state_.rank, first = 0;
-  if (int rc = MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN,
-                             state_.control))
+  if (int rc =
+          MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, state_.control))
     return error("MPI_Allreduce", rc);
   if (first == numShards())
     return Status::success();
@@ -330,8 +330,8 @@ Status MPIMesh::agree(const Status &status) {
   if (int rc = MPI_Bcast(&length, 1, MPI_INT64_T, first, state_.control))
     return error("MPI_Bcast", rc);
   text.resize(static_cast<size_t>(length));
-  if (int rc = MPI_Bcast(text.data(), static_cast<int>(length), MPI_CHAR,
-                         first, state_.control))
+  if (int rc = MPI_Bcast(text.data(), static_cast<int>(length), MPI_CHAR, first,
+                         state_.control))
     return error("MPI_Bcast", rc);
   return Status::error(text);
 }
@@ -391,9 +391,9 @@ Status MPIMesh::gather(const void *send, const std::vector<int64_t> &counts,
     displacements[r] = static_cast<int>(offset);
     offset += counts[r];
   }
-  if (int rc = MPI_Gatherv(send, sizes[state_.rank], MPI_BYTE, recv,
-                           sizes.data(), displacements.data(), MPI_BYTE, 0,
-                           state_.control))
+  if (int rc =
+          MPI_Gatherv(send, sizes[state_.rank], MPI_BYTE, recv, sizes.data(),
+                      displacements.data(), MPI_BYTE, 0, state_.control))
     return error("MPI_Gatherv", rc);
   return Status::success();
 }
@@ -435,8 +435,8 @@ MPIWorld mpiWorld() {
 Result<std::unique_ptr<Mesh>>
 createMPIMesh(int64_t numShards, std::optional<int32_t> communicator) {
   if (numShards < 1 || numShards > kMaxShards)
-    return Status::error(fmt::format(
-        "an MPI mesh has 1 to {} ranks, got {}", kMaxShards, numShards));
+    return Status::error(fmt::format("an MPI mesh has 1 to {} ranks, got {}",
+                                     kMaxShards, numShards));
   return std::unique_ptr<Mesh>(
       new MPIMesh(static_cast<int32_t>(numShards), communicator));
 }

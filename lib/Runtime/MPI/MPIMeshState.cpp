@@ -1,4 +1,5 @@
-//===- MPIMeshState.cpp - Collectives over MPI -----------------------------===//
+//===- MPIMeshState.cpp - Collectives over MPI
+//-----------------------------===//
 //
 // Part of the Loom project.
 //
@@ -93,10 +94,10 @@ Status MPIMeshState::finishRun() {
   flushNotices();
   int mine = localFailure_.load() ? 1 : 0;
   std::vector<int> failed(numShards(), 0);
-  if (int rc = MPI_Allgather(&mine, 1, MPI_INT, failed.data(), 1, MPI_INT,
-                             control))
-    return Status::error(fmt::format("rank {}: {}", rank,
-                                     mpiError("MPI_Allgather", rc)));
+  if (int rc =
+          MPI_Allgather(&mine, 1, MPI_INT, failed.data(), 1, MPI_INT, control))
+    return Status::error(
+        fmt::format("rank {}: {}", rank, mpiError("MPI_Allgather", rc)));
   std::string first;
   bool any = false;
   for (int32_t r = 0; r < numShards(); ++r) {
@@ -163,8 +164,7 @@ bool MPIMeshState::allReduceInt(ShardContext &ctx, LoomReduceKind kind,
   Scratch &s = *scratch_;
   s.intIn = value;
   MPI_Request request;
-  if (int rc = MPI_Iallreduce(&s.intIn, &s.intOut, 1, type, op, loop,
-                              &request))
+  if (int rc = MPI_Iallreduce(&s.intIn, &s.intOut, 1, type, op, loop, &request))
     return mpiFailed("MPI_Iallreduce", rc);
   if (!wait(request))
     return false;
@@ -197,11 +197,17 @@ bool MPIMeshState::allReduceFloat(ShardContext &ctx, LoomReduceKind kind,
 }
 
 namespace {
-template <typename T> MPI_Datatype mpiType();
-template <> MPI_Datatype mpiType<float>() { return MPI_FLOAT; }
-template <> MPI_Datatype mpiType<double>() { return MPI_DOUBLE; }
+template <typename T>
+MPI_Datatype mpiType();
+template <>
+MPI_Datatype mpiType<float>() {
+  return MPI_FLOAT;
+}
+template <>
+MPI_Datatype mpiType<double>() {
+  return MPI_DOUBLE;
+}
 } // namespace
-
 
 template <typename T>
 bool MPIMeshState::orderedSumImpl(ShardContext &ctx, const T *values,
@@ -256,10 +262,10 @@ bool MPIMeshState::orderedSumImpl(ShardContext &ctx, const T *values,
   char *send = s.bytes.data() + static_cast<size_t>(total) * sizeof(T);
   if (count > 0)
     std::memcpy(send, values, sendBytes);
-  if (int rc = MPI_Iallgatherv(send, static_cast<int>(count), mpiType<T>(),
-                               s.bytes.data(), s.recvCounts.data(),
-                               s.displacements.data(), mpiType<T>(), loop,
-                               &request))
+  if (int rc =
+          MPI_Iallgatherv(send, static_cast<int>(count), mpiType<T>(),
+                          s.bytes.data(), s.recvCounts.data(),
+                          s.displacements.data(), mpiType<T>(), loop, &request))
     return mpiFailed("MPI_Iallgatherv", rc);
   if (!wait(request))
     return false;
@@ -269,8 +275,6 @@ bool MPIMeshState::orderedSumImpl(ShardContext &ctx, const T *values,
   sum = acc;
   return true;
 }
-
-
 
 bool MPIMeshState::orderedSum(ShardContext &ctx, const float *values,
                               int64_t count, float &sum) {

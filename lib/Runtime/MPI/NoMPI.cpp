@@ -1,4 +1,5 @@
-//===- NoMPI.cpp - The MPI runtime of a build without MPI ------------------===//
+//===- NoMPI.cpp - The MPI runtime of a build without MPI
+//------------------===//
 //
 // Part of the Loom project.
 //

@@ -88,8 +88,8 @@ TEST(MPIExecutableTest, RanksComputeTheThreadMeshBits) {
   ASSERT_TRUE(exe) << exe.message();
   EXPECT_EQ(exe->rank(), worldRank());
   // Only rank 0 passes inputs.
-  auto outputs =
-      exe->call(worldRank() == 0 ? mweInputs(lanes) : std::vector<HostBuffer>{});
+  auto outputs = exe->call(worldRank() == 0 ? mweInputs(lanes)
+                                            : std::vector<HostBuffer>{});
   ASSERT_TRUE(outputs) << outputs.message();
   std::vector<HostBuffer> expected = threadMeshOutputs(worldSize(), lanes);
   const HostBuffer &ys = (*outputs)[0];
@@ -97,8 +97,7 @@ TEST(MPIExecutableTest, RanksComputeTheThreadMeshBits) {
   if (worldRank() == 0)
     mine = {0, lanes};
   ASSERT_EQ(ys.shape(), (std::vector<int64_t>{mine.size(), 1}));
-  EXPECT_EQ(0, std::memcmp(ys.data(),
-                           expected[0].dataAs<float>() + mine.begin,
+  EXPECT_EQ(0, std::memcmp(ys.data(), expected[0].dataAs<float>() + mine.begin,
                            ys.byteSize()));
 
   // Every rank sees every rank's counters.
@@ -119,10 +118,10 @@ TEST(MPIExecutableTest, AFailingRankIsAnErrorOnEveryRank) {
       exe->call(worldRank() == 0 ? mweInputs(16) : std::vector<HostBuffer>{});
   unsetenv("LOOM_TEST_FAIL_RANK");
   ASSERT_FALSE(failed);
-  EXPECT_EQ(failed.message(),
-            "rank " + std::to_string(failing) +
-                ": injected failure (LOOM_TEST_FAIL_RANK=" +
-                std::to_string(failing) + ") entering collective 3 of the call");
+  EXPECT_EQ(failed.message(), "rank " + std::to_string(failing) +
+                                  ": injected failure (LOOM_TEST_FAIL_RANK=" +
+                                  std::to_string(failing) +
+                                  ") entering collective 3 of the call");
   // The mesh moved to a fresh communicator: the next call works.
   auto again =
       exe->call(worldRank() == 0 ? mweInputs(16) : std::vector<HostBuffer>{});
