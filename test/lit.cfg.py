@@ -47,8 +47,14 @@ if config.loom_enable_mpi.upper() in ("ON", "1", "TRUE") and config.mpiexec:
     mpiexec = "%s --oversubscribe" % config.mpiexec
     config.substitutions.append(("%mpirun", "timeout 60 %s -np" % mpiexec))
     config.substitutions.append(("%mpiexec", mpiexec))
+    # What the runtime links besides libc, libm, libstdc++ and libgcc_s:
+    # Open MPI and its own dependencies (test/tools/loom-exec/ldd.mlir).
+    config.substitutions.append(
+        ("%{mpi_libs}", "|mpi|open-rte|open-pal|hwloc|z|event_core-2\\.1|"
+                        "event_pthreads-2\\.1|udev"))
 else:
     config.available_features.add("no-mpi")
+    config.substitutions.append(("%{mpi_libs}", ""))
 
 # ldd, for the check that loom-exec needs only the C and C++ runtimes.
 import shutil
