@@ -703,10 +703,10 @@ def main():
     L += aot_section(bench_dir)
     L += divergent_section(bench_dir)
     # `make bench-mpi` owns its section (benchmarks/mpi/mpi_bench.py): kept.
-    mpi = re.search(r"(?s)<!-- mpi-bench:begin -->.*<!-- mpi-bench:end -->",
-                    open(doc_path).read() if os.path.exists(doc_path) else "")
-    if mpi:
-        L += ["", mpi.group(0), ""]
+    old = open(doc_path).read() if os.path.exists(doc_path) else ""
+    for chunk in re.split(r"(?m)^(?=## )", old):
+        if chunk.startswith("## MPI backend\n"):
+            L += ["", chunk.rstrip("\n"), ""]
     with open(doc_path, "w") as f:
         f.write("\n".join(L))
     print("report.py: wrote %s and %s/" % (doc_path, img_dir))

@@ -29,7 +29,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 EXAMPLES = os.path.join(ROOT, "python-free-examples")
-BEGIN, END = "<!-- mpi-bench:begin -->", "<!-- mpi-bench:end -->"
+HEADING = "## MPI backend"
 
 PROGRAMS = {
     "MWE b3000": (os.path.join(EXAMPLES, "mwe", "while_of_while.mlir"),
@@ -88,7 +88,7 @@ class Bench:
 
 
 def render(bench):
-    lines = [BEGIN, "", "## MPI backend", "",
+    lines = [HEADING, "",
              "From `make bench-mpi` (benchmarks/mpi/mpi_bench.py): each "
              "library compiled once with `loom-compile`, run with "
              "`loom-exec --repeat %d` (median call), under `mpirun -np N` "
@@ -134,8 +134,7 @@ def render(bench):
         cpu, _ = bench.call(program, inputs, "cpu", 2, MODES["auto"])
         lines.append("| %s | %.2f | %.2f | %.2fx | %.2f |" %
                      (name, one, two, one / two, cpu))
-    lines += ["", END]
-    return "\n".join(lines)
+    return "\n".join(lines) + "\n"
 
 
 def main():
@@ -150,16 +149,18 @@ def main():
     section = render(Bench(args.build, args.repeat, args.mpirun))
     print(section)
     if args.markdown:
+        # The page's other sections are report.py's: only this one changes.
         with open(args.markdown) as f:
-            text = f.read()
-        if BEGIN in text:
-            text = text[:text.index(BEGIN)] + section + text[
-                text.index(END) + len(END):]
+            chunks = re.split(r"(?m)^(?=## )", f.read())
+        for i, chunk in enumerate(chunks):
+            if chunk.splitlines()[0] == HEADING:
+                chunks[i] = section + ("\n" if i + 1 < len(chunks) else "")
+                break
         else:
-            text = text.rstrip("\n") + "\n\n" + section + "\n"
+            chunks[-1] = chunks[-1].rstrip("\n") + "\n\n"
+            chunks.append(section)
         with open(args.markdown, "w") as f:
-            f.write(text)
-
+            f.write("".join(chunks))
 
 if __name__ == "__main__":
     main()
