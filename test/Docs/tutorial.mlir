@@ -3,9 +3,10 @@
 // page in the repository to the result, times aside (the lines `--time`
 // prints, TIMING in the script), so that it cannot go stale.
 //
-// The page shows an x86-64-v3 library and loom-exec's ldd; a sanitizer build
-// links its runtime and runs ten times slower, for nothing this test checks.
-// REQUIRES: x86_64, ldd
+// The page shows an x86-64-v3 library, loom-exec's ldd and a run on MPI
+// ranks; a sanitizer build links its runtime and runs ten times slower, for
+// nothing this test checks.
+// REQUIRES: x86_64, ldd, mpi
 // UNSUPPORTED: sanitizer
 //
 // RUN: %python %loom_src/scripts/make-tutorial.py --bin %loom_tools -o %t.md
