@@ -18,6 +18,7 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit", "I
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%loom_src", config.loom_src_root))
 config.substitutions.append(("%loom_tools", config.loom_tools_dir))
+config.substitutions.append(("%loom_obj", config.loom_obj_root))
 config.substitutions.append(("%examples",
                              os.path.join(config.loom_src_root,
                                           "python-free-examples")))

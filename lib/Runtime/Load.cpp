@@ -30,6 +30,13 @@
 #include <mutex>
 #include <vector>
 
+// LoomRuntimeMPI defines it, and a program links that only if it wants MPI:
+// this weak reference is null otherwise.
+namespace loom {
+[[gnu::weak]] Result<std::unique_ptr<Mesh>>
+createMPIMesh(int64_t numShards, std::optional<int32_t> communicator);
+} // namespace loom
+
 using namespace loom;
 using namespace loom::detail;
 
@@ -271,6 +278,10 @@ Status readDescriptor(const LoomProgram &p, Executable::Impl &impl,
       mesh = threads ? Result<std::unique_ptr<Mesh>>(threads.take())
                      : threads.status();
     } else if (std::strcmp(p.backend, "mpi") == 0) {
+      if (!&createMPIMesh)
+        return Status::error(
+            "it runs on backend 'mpi', and this program was not linked with "
+            "Loom's MPI runtime (Loom::RuntimeMPI)");
       mesh = createMPIMesh(p.numShards, options.mpiCommunicator);
     } else {
       return Status::error(std::string("it runs on backend '") + p.backend +

@@ -31,6 +31,12 @@
 // RUN: FileCheck %s --check-prefix=SIZE < %t/size.err
 // SIZE: loom-exec: rank 0: the program was compiled for 4 shards, but the MPI job has 2 ranks (one rank per shard: run it under mpirun -np 4, or compile it with --shards 2)
 
+// A program that links only the runtime (Loom::Runtime, no MPI) refuses an
+// MPI library, saying what to link.
+// RUN: not %loom_obj/python-free-examples/runtime-embed/mwe_batch %t/mwe4.so 2> %t/nompi.err
+// RUN: FileCheck %s --check-prefix=NOMPI < %t/nompi.err
+// NOMPI: it runs on backend 'mpi', and this program was not linked with Loom's MPI runtime (Loom::RuntimeMPI)
+
 // The JIT takes the job's size; a --shards that disagrees is an error.
 // RUN: not timeout 10 %mpiexec -np 2 loom-run %examples/mwe/while_of_while.mlir --input inits=fill:0.1:30x1xf32 --input keys=jax-split:0:30 --backend mpi --shards 3 2> %t/shards.err
 // RUN: FileCheck %s --check-prefix=SHARDS < %t/shards.err

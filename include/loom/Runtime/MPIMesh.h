@@ -15,6 +15,10 @@
 // In a build without MPI (-DLOOM_ENABLE_MPI=OFF) every function here
 // returns the error "Loom was built without MPI".
 //
+// These live in their own library, LoomRuntimeMPI (Loom::RuntimeMPI), so that
+// a program linking only the runtime needs no MPI: Executable::load then
+// refuses a library compiled for the MPI backend, saying what to link.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef LOOM_RUNTIME_MPIMESH_H
