@@ -246,10 +246,20 @@ callEntry(const Executable::Impl &impl,
   return outputs;
 }
 
+/// Whether this process is an MPI rank other than 0, whose inputs are not
+/// read: nothing it passes may fail the call on it alone, which would leave
+/// the other ranks waiting for it.
+static bool readsNoInputs(const Executable::Impl &impl) {
+  MeshTransport *transport = impl.mesh ? impl.mesh->transport() : nullptr;
+  return transport && transport->rank() != 0;
+}
+
 Result<std::vector<HostBuffer>>
 Executable::callNamed(const std::map<std::string, HostBuffer> &named) const {
   InputList list(impl->inputs.size());
   std::pmr::vector<const HostBuffer *> &inputs = list.inputs;
+  if (readsNoInputs(*impl))
+    return callEntry(*impl, inputs);
   for (const auto &[name, buffer] : named) {
     Result<size_t> index = inputIndex(name);
     if (!index)
@@ -264,6 +274,10 @@ Executable::callNamed(const std::map<std::string, HostBuffer> &named) const {
 
 Result<std::vector<HostBuffer>>
 Executable::call(const std::vector<HostBuffer> &given) const {
+  if (readsNoInputs(*impl)) {
+    InputList list(impl->inputs.size());
+    return callEntry(*impl, list.inputs);
+  }
   if (given.size() > impl->inputs.size())
     return Status::error("the entry takes " +
                          std::to_string(impl->inputs.size()) + " inputs, got " +

@@ -23,6 +23,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -145,6 +146,28 @@ TEST(MPIExecutableTest, RootInputErrorsReachEveryRank) {
   EXPECT_NE(outputs.message().find("input 'inits' (#0) must be ?x1xf32"),
             std::string::npos)
       << outputs.message();
+}
+
+TEST(MPIExecutableTest, OtherRanksInputsAreNotRead) {
+  auto exe = Executable::compileFile(mwePath(), mpiOptions());
+  ASSERT_TRUE(exe) << exe.message();
+  // Too many inputs, or an unknown name, would fail a call on their own;
+  // on a rank other than 0 they are ignored, so no rank is left waiting.
+  std::vector<HostBuffer> junk(5);
+  std::map<std::string, HostBuffer> named;
+  named["no_such_input"] = HostBuffer();
+  auto byPosition = exe->call(worldRank() == 0 ? mweInputs(9) : junk);
+  ASSERT_TRUE(byPosition) << byPosition.message();
+  std::map<std::string, HostBuffer> rootNamed;
+  if (worldRank() == 0) {
+    std::vector<HostBuffer> inputs = mweInputs(9);
+    rootNamed["inits"] = std::move(inputs[0]);
+    rootNamed["keys"] = std::move(inputs[1]);
+  }
+  auto byName = exe->callNamed(worldRank() == 0 ? rootNamed : named);
+  ASSERT_TRUE(byName) << byName.message();
+  EXPECT_EQ(0, std::memcmp((*byName)[0].data(), (*byPosition)[0].data(),
+                           (*byName)[0].byteSize()));
 }
 
 TEST(MPIExecutableTest, RunsOnTheApplicationsCommunicator) {
