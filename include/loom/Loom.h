@@ -47,10 +47,11 @@ enum class Backend { CPU, GPU, MPI };
 /// What Executable::compileFileTo writes (`loom-compile --emit=`): the
 /// module after the Loom pipeline and bufferization ("mlir"), its LLVM IR
 /// ("llvm"), an object file ("obj"), or a shared library that
-/// Executable::load loads ("so").
-enum class EmitStage { MLIR, LLVM, Object, Library };
+/// Executable::load loads ("so"); with the GPU backend, the kernels' PTX
+/// ("ptx").
+enum class EmitStage { MLIR, LLVM, Object, Library, PTX };
 
-/// Parses "mlir", "llvm", "obj" or "so".
+/// Parses "mlir", "llvm", "obj", "so" or "ptx".
 Result<EmitStage> parseEmitStage(const std::string &word);
 
 /// Parses the words used on command lines ("cpu", "gpu", "mpi"); the
@@ -83,6 +84,11 @@ struct CompileOptions {
   /// (`MPI_Comm_c2f(comm)`), for an application that runs Loom on part of
   /// its job; unset means MPI_COMM_WORLD. One rank per shard either way.
   std::optional<int32_t> mpiCommunicator;
+  /// The GPU backend's target, as CUDA names it (sm_80 for an A100).
+  std::string gpuArch = "sm_90";
+  /// The CUDA toolkit the GPU backend links libdevice from; empty means
+  /// $CUDA_HOME, then /usr/local/cuda.
+  std::string cudaPath;
 };
 
 /// How Executable::load sets up what the library runs on.

@@ -187,6 +187,8 @@ loom::detail::runFrontEnd(std::unique_ptr<llvm::MemoryBuffer> buffer,
   batching.shards = *shards;
   batching.loopSync = options.loopSync;
   batching.counters = options.countLoops;
+  if (Status s = front.backend->configureBatching(options, batching); !s.ok())
+    return s;
   mlir::loom::buildLoomPipeline(pm, batching);
   if (failed(pm.run(*module)))
     return front.error("batching or sharding failed");

@@ -82,9 +82,11 @@ Status Executable::compileFileTo(const std::string &path,
   }
   if (Status s = front->lower(options, impl); !s.ok())
     return s;
-  Result<std::string> bytes = front->backend->emit(
-      *front->module, options, impl,
-      stage == EmitStage::LLVM ? EmitKind::LLVMIR : EmitKind::Object);
+  Result<std::string> bytes =
+      front->backend->emit(*front->module, options, impl,
+                           stage == EmitStage::LLVM  ? EmitKind::LLVMIR
+                           : stage == EmitStage::PTX ? EmitKind::PTX
+                                                     : EmitKind::Object);
   if (!bytes)
     return bytes.status();
   if (stage == EmitStage::Library)

@@ -21,7 +21,7 @@ Result<Backend> loom::parseBackend(const std::string &word) {
 
 Result<EmitStage> loom::parseEmitStage(const std::string &word) {
   // Indexed by the enumerators' values.
-  static const char *const words[] = {"mlir", "llvm", "obj", "so"};
+  static const char *const words[] = {"mlir", "llvm", "obj", "so", "ptx"};
   Result<size_t> i = detail::findWord(word, "emit", words, std::size(words));
   if (!i)
     return i.status();

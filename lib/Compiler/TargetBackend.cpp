@@ -16,11 +16,8 @@ loom::detail::createTargetBackend(const CompileOptions &options) {
   switch (options.backend) {
   case Backend::CPU:
     return createCPUBackend();
-  // Named on the command line already, and an error rather than a silent
-  // fallback to the CPU until its implementation exists.
   case Backend::GPU:
-    return Status::error("backend 'gpu' is not available in this build of "
-                         "Loom yet (use --backend cpu)");
+    return createGPUBackend();
   case Backend::MPI:
     return createMPIBackend(options);
   }

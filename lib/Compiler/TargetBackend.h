@@ -38,6 +38,9 @@
 namespace mlir {
 class ModuleOp;
 class OpPassManager;
+namespace loom {
+struct LoomPipelineOptions;
+} // namespace loom
 } // namespace mlir
 
 namespace loom::detail {
@@ -50,11 +53,19 @@ public:
 };
 
 /// What emit() writes.
-enum class EmitKind { LLVMIR, Object };
+enum class EmitKind { LLVMIR, Object, PTX };
 
 class TargetBackend {
 public:
   virtual ~TargetBackend();
+
+  /// Refuses the options this backend cannot compile, and adjusts the
+  /// batching it wants (the GPU backend: target=gpu), before loom-pipeline.
+  virtual Status
+  configureBatching(const CompileOptions &options,
+                    mlir::loom::LoomPipelineOptions &batching) const {
+    return Status::success();
+  }
 
   /// Adds the passes that take a module from the end of the Loom pipeline
   /// to what load() takes.
@@ -100,6 +111,7 @@ createTargetBackend(const CompileOptions &options);
 
 /// The implementations, one per file.
 std::unique_ptr<TargetBackend> createCPUBackend();
+std::unique_ptr<TargetBackend> createGPUBackend();
 Result<std::unique_ptr<TargetBackend>>
 createMPIBackend(const CompileOptions &options);
 

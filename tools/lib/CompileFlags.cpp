@@ -54,6 +54,16 @@ static cl::opt<std::string>
                        "(default x86-64-v3; the JIT compiles for this one)"),
               cl::cat(tools::compileCategory()));
 
+static cl::opt<std::string>
+    gpuArch("gpu-arch",
+            cl::desc("The GPU that --backend gpu compiles for (sm_80: A100)"),
+            cl::init("sm_90"), cl::cat(tools::compileCategory()));
+static cl::opt<std::string>
+    cudaPath("cuda-path",
+             cl::desc("The CUDA toolkit that --backend gpu links libdevice "
+                      "from (default $CUDA_HOME, then /usr/local/cuda)"),
+             cl::cat(tools::compileCategory()));
+
 const std::string &loom::tools::entryFlag() { return entryName.getValue(); }
 
 Result<CompileOptions> loom::tools::compileOptionsFromFlags(bool countLoops) {
@@ -69,6 +79,8 @@ Result<CompileOptions> loom::tools::compileOptionsFromFlags(bool countLoops) {
   options.optLevel = optLevel;
   options.countLoops = countLoops;
   options.targetCPU = targetCPU;
+  options.gpuArch = gpuArch;
+  options.cudaPath = cudaPath;
   auto be = parseBackend(backend);
   if (!be)
     return be.status();
@@ -116,8 +128,8 @@ static std::string flagName(const cl::Option &option) {
 /// Every flag of compileCategory().
 static llvm::ArrayRef<const cl::Option *> compileFlags() {
   static const cl::Option *const flags[] = {
-      &entryName, &backend,       &shards,   &divergent,
-      &loopSync,  &fpContraction, &optLevel, &targetCPU};
+      &entryName,     &backend,  &shards,    &divergent, &loopSync,
+      &fpContraction, &optLevel, &targetCPU, &gpuArch,   &cudaPath};
   return flags;
 }
 
@@ -139,7 +151,8 @@ Status loom::tools::checkOptionUse(
     if (option->getNumOccurrences() > 1)
       return Status::error(flagName(*option) + " is given more than once");
   llvm::SmallVector<const cl::opt<std::string> *> allWords = {
-      &entryName, &backend, &divergent, &loopSync, &targetCPU};
+      &entryName, &backend, &divergent, &loopSync,
+      &targetCPU, &gpuArch, &cudaPath};
   allWords.append(words.begin(), words.end());
   for (const cl::opt<std::string> *option : allWords)
     if (option->getNumOccurrences() && option->getValue().empty())

@@ -36,7 +36,8 @@ static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
                                        cl::cat(category));
 static cl::opt<std::string>
     emit("emit",
-         cl::desc("mlir (after bufferization) | llvm (LLVM IR) | obj | so"),
+         cl::desc("mlir (after bufferization) | llvm (LLVM IR) | obj | so | "
+                  "ptx (--backend gpu: the kernels)"),
          cl::init("so"), cl::cat(category));
 static cl::opt<bool> counters(
     "counters",

@@ -7,6 +7,7 @@
 #ifndef LOOM_CONVERSION_PASSES_H
 #define LOOM_CONVERSION_PASSES_H
 
+#include "loom/Conversion/LoomToGPU/LoomToGPU.h"
 #include "loom/Conversion/LoomToStandard/LoomToStandard.h"
 #include "loom/Conversion/LoopCountersToRuntime/LoopCountersToRuntime.h"
 #include "loom/Conversion/MeshToLoomRuntime/MeshToLoomRuntime.h"

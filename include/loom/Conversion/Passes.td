@@ -104,4 +104,81 @@ def LoomCountLoopIterations : Pass<"loom-count-loop-iterations", "ModuleOp"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// LoomToGPU
+//===----------------------------------------------------------------------===//
+
+def LoomMarkLaneLoops : Pass<"loom-mark-lane-loops", "ModuleOp"> {
+  let summary = "Mark the lane loops of per-lane loop nests, before bufferization";
+  let description = [{
+    `loom-vmap` runs a per-lane loop as an `scf.for` over lanes and records
+    `#loom.strategy<per_lane>` on the `scf.while` inside; bufferization's
+    canonicalizations rebuild that `scf.while` and drop the record. This pass,
+    run on tensors right after `loom-pipeline`, marks each outermost `scf.for`
+    that holds such a loop with `loom_gpu.lane_loop`, which
+    `convert-lane-loops-to-gpu` reads after bufferization.
+  }];
+}
+
+def LoomMergeGPUModules : Pass<"loom-merge-gpu-modules", "ModuleOp"> {
+  let summary = "Put every outlined kernel into one gpu.module";
+  let description = [{
+    `gpu-kernel-outlining` makes one `gpu.module` per launch, each with its
+    own copy of the functions the kernel calls. After it, this pass moves
+    every kernel into the first module (dropping the second copies, which
+    are clones of the same host functions) and retargets the
+    `gpu.launch_func`s, so that a program is one PTX module: one `.ptx`
+    file that ptxas takes, loaded once per device.
+  }];
+}
+
+def ConvertLaneLoopsToGPU : Pass<"convert-lane-loops-to-gpu", "ModuleOp"> {
+  let summary = "Run each per-lane loop nest as one gpu.launch, a thread per lane";
+  let description = [{
+    The GPU backend's step on buffers (after `loom-bufferize`). Each lane
+    loop (the `scf.for` over lanes that `loom-vmap` writes for a `per-lane`
+    loop, marked `loom_gpu.lane_loop` by `loom-mark-lane-loops`) becomes one
+    `gpu.launch`: a grid of
+    ceildiv(n, block-size) blocks of block-size threads, thread `i` running
+    lane `i` behind an `i < n` guard, with the whole scalar loop nest inside.
+    The code around it stays on the host; a launch of no lanes is skipped.
+
+    A kernel holds only what fits in registers or local memory:
+
+    * a static buffer allocated outside the lane loop and used only inside it
+      (scratch that `buffer-loop-hoisting` moved out) becomes a per-thread
+      `memref.alloca`, since lanes would otherwise share it;
+    * any other allocation or deallocation inside the loop, or in a function
+      it calls, is an error naming the op, as is a call of a function with
+      no body (the runtime's, say), a lane loop that carries a value from
+      one lane to the next, and a loop decided `masked` anywhere;
+    * with `libdevice=0` (no CUDA toolkit to link libdevice from), a `math`
+      op or `arith.remf` in a kernel is an error naming it: NVVM lowers them
+      to libdevice calls.
+
+    ```mlir
+    scf.for %i = %c0 to %n step %c1 { ...per-lane while... } {loom_gpu.lane_loop}
+    // becomes
+    scf.if %any {
+      gpu.launch blocks(%bx, ...) in (%gx = %grid, ...)
+                 threads(%tx, ...) in (%sx = %c128, ...) {
+        %i = arith.addi (%bx * 128), %tx
+        scf.if (%i < %n) { ...per-lane while... }
+        gpu.terminator
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"128",
+           "Threads per block">,
+    Option<"libdevice", "libdevice", "bool", /*default=*/"true",
+           "libdevice will be linked, so math ops may appear in kernels">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"
+  ];
+}
+
 #endif // LOOM_CONVERSION_PASSES_TD

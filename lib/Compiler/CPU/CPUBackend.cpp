@@ -247,6 +247,8 @@ Result<std::string> CPUBackend::emit(mlir::ModuleOp module,
                                      const CompileOptions &options,
                                      const Executable::Impl &impl,
                                      EmitKind kind) const {
+  if (kind == EmitKind::PTX)
+    return Status::error("--emit=ptx needs --backend gpu");
   ProgramTarget target;
   auto tm = createAOTTargetMachine(options, target);
   if (!tm)

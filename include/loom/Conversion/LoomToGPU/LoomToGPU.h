@@ -1,0 +1,25 @@
+//===- LoomToGPU.h - Lane loops to GPU kernels ------------------*- C++ -*-===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LOOM_CONVERSION_LOOMTOGPU_LOOMTOGPU_H
+#define LOOM_CONVERSION_LOOMTOGPU_LOOMTOGPU_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::loom {
+
+#define GEN_PASS_DECL_CONVERTLANELOOPSTOGPU
+#define GEN_PASS_DECL_LOOMMARKLANELOOPS
+#define GEN_PASS_DECL_LOOMMERGEGPUMODULES
+#include "loom/Conversion/Passes.h.inc"
+
+/// The mark loom-mark-lane-loops sets on a lane loop (a unit attribute,
+/// outside the loom dialect, whose verifier knows only its own).
+inline constexpr llvm::StringLiteral kLaneLoopAttrName = "loom_gpu.lane_loop";
+
+} // namespace mlir::loom
+
+#endif // LOOM_CONVERSION_LOOMTOGPU_LOOMTOGPU_H

@@ -1,0 +1,212 @@
+//===- GPUBackend.cpp - Per-lane loop nests as CUDA kernels ---------------===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The GPU backend: batching with target=gpu (divergent loops per lane), the
+// CPU's bufferization, then each lane loop as one kernel launch
+// (convert-lane-loops-to-gpu) through MLIR's NVVM path to PTX. The code
+// around the launches stays host code. libdevice comes from the CUDA
+// toolkit named explicitly: MLIR 19 silently links none when it finds no
+// toolkit, and then the PTX keeps `__nv_` externs that no driver resolves.
+//
+// What runs the kernels (the host side, the CUDA driver) is not built yet:
+// load() and every emit kind but PTX say so.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TargetBackend.h"
+
+#include "loom/Conversion/LoomToGPU/LoomToGPU.h"
+#include "loom/Pipelines/Pipelines.h"
+#include "loom/Transforms/Passes.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <cstdlib>
+
+using namespace loom;
+using namespace loom::detail;
+
+namespace {
+
+/// --cuda-path, else $CUDA_HOME, else /usr/local/cuda.
+std::string getToolkitPath(const CompileOptions &options) {
+  if (!options.cudaPath.empty())
+    return options.cudaPath;
+  if (const char *home = std::getenv("CUDA_HOME"); home && *home)
+    return home;
+  return "/usr/local/cuda";
+}
+
+bool hasLibdevice(const std::string &toolkit) {
+  llvm::SmallString<128> path(toolkit);
+  llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+  return llvm::sys::fs::is_regular_file(path);
+}
+
+/// sm_NN, optionally with the arch-specific suffix (sm_90a).
+bool isGPUArch(llvm::StringRef arch) {
+  if (!arch.consume_front("sm_"))
+    return false;
+  arch.consume_back("a");
+  return !arch.empty() && llvm::all_of(arch, llvm::isDigit);
+}
+
+/// Each kernel module's PTX, without the NUL that the driver wants but
+/// ptxas refuses; an error where libdevice was not linked in.
+Result<std::string> collectPTX(mlir::ModuleOp module) {
+  std::string ptx;
+  for (auto binary : module.getOps<mlir::gpu::BinaryOp>())
+    for (mlir::Attribute attr : binary.getObjectsAttr()) {
+      auto object = llvm::cast<mlir::gpu::ObjectAttr>(attr);
+      if (object.getFormat() != mlir::gpu::CompilationTarget::Assembly)
+        continue;
+      llvm::StringRef text = object.getObject().getValue();
+      text.consume_back(llvm::StringRef("\0", 1));
+      size_t extern_ = text.find("__nv_");
+      if (extern_ != llvm::StringRef::npos) {
+        llvm::StringRef name = text.drop_front(extern_).take_until(
+            [](char c) { return !llvm::isAlnum(c) && c != '_'; });
+        return Status::error("kernel @" + binary.getName().str() +
+                             " still calls libdevice's " + name.str() +
+                             ": libdevice was not linked (point --cuda-path "
+                             "at a CUDA toolkit)");
+      }
+      if (!ptx.empty())
+        ptx += "\n";
+      ptx += text.str();
+    }
+  return ptx;
+}
+
+class GPUBackend final : public TargetBackend {
+public:
+  Status
+  configureBatching(const CompileOptions &options,
+                    mlir::loom::LoomPipelineOptions &batching) const override {
+    if (options.countLoops)
+      return Status::error(
+          "loop counters (--stats, --counters) are not available with "
+          "--backend gpu: its kernels have no device counters yet");
+    if (options.divergent == DivergentPolicy::Masked)
+      return Status::error(
+          "--divergent masked is not available with --backend gpu: it runs "
+          "each divergent loop per lane, one thread per lane (use auto or "
+          "per-lane)");
+    if (!isGPUArch(options.gpuArch))
+      return Status::error("--gpu-arch must name a CUDA architecture such as "
+                           "sm_90 or sm_80, got '" +
+                           options.gpuArch + "'");
+    batching.target = mlir::loom::VmapTarget::GPU;
+    return Status::success();
+  }
+
+  void
+  buildBufferizationPipeline(mlir::OpPassManager &pm,
+                             const CompileOptions &options) const override {
+    // While loom-vmap's per-lane decisions are still on the loops.
+    pm.addPass(mlir::loom::createLoomMarkLaneLoops());
+    mlir::loom::LoomToLLVMOptions lowering;
+    lowering.fpContraction = options.fpContraction;
+    mlir::loom::buildLoomBufferizePipeline(pm, lowering);
+  }
+
+  void buildLoweringPipeline(mlir::OpPassManager &pm,
+                             const CompileOptions &options) const override {
+    buildBufferizationPipeline(pm, options);
+    std::string toolkit = getToolkitPath(options);
+    bool libdevice = hasLibdevice(toolkit);
+    mlir::loom::ConvertLaneLoopsToGPUOptions lanes;
+    lanes.libdevice = libdevice;
+    pm.addPass(mlir::loom::createConvertLaneLoopsToGPU(lanes));
+    // Constants used in a launch are sunk into it: otherwise each becomes
+    // a kernel parameter.
+    pm.addPass(mlir::createGpuLauchSinkIndexComputationsPass());
+    pm.addPass(mlir::createGpuKernelOutliningPass());
+    pm.addPass(mlir::loom::createLoomMergeGPUModules());
+    mlir::GpuNVVMAttachTargetOptions target;
+    target.chip = options.gpuArch;
+    target.optLevel = options.optLevel;
+    pm.addPass(mlir::createGpuNVVMAttachTarget(target));
+
+    mlir::OpPassManager &kernels = pm.nest<mlir::gpu::GPUModuleOp>();
+    kernels.addPass(mlir::createConvertLinalgToLoopsPass());
+    kernels.addPass(mlir::memref::createExpandStridedMetadataPass());
+    kernels.addPass(mlir::createLowerAffinePass());
+    // Before convert-gpu-to-nvvm, which leaves scf.while alone without an
+    // error, so that serialization fails later.
+    kernels.addPass(mlir::createConvertSCFToCFPass());
+    // As on the CPU: arith-to-llvm has no pattern for ceil/floor division.
+    kernels.addPass(mlir::loom::createLoomExpandIntegerDivision());
+    kernels.addPass(mlir::createConvertGpuOpsToNVVMOps());
+    // What NVVM's lowering leaves (fma, copysign, round, trunc, powi)
+    // becomes LLVM intrinsics that NVPTX selects.
+    kernels.addPass(mlir::createConvertMathToLLVMPass());
+    kernels.addPass(mlir::createCanonicalizerPass());
+    kernels.addPass(mlir::createCSEPass());
+    kernels.addPass(mlir::createSymbolDCEPass());
+    kernels.addPass(mlir::createReconcileUnrealizedCastsPass());
+
+    mlir::GpuModuleToBinaryPassOptions binary;
+    // Without libdevice, no toolkit: the pass would report its missing
+    // libdevice, and convert-lane-loops-to-gpu refused every op needing it.
+    binary.toolkitPath = libdevice ? toolkit : "";
+    binary.compilationTarget = "isa";
+    pm.addPass(mlir::createGpuModuleToBinaryPass(binary));
+  }
+
+  Result<std::unique_ptr<LoadedModule>>
+  load(mlir::ModuleOp module, const CompileOptions &options) const override {
+    return Status::error(notYet());
+  }
+
+  Result<std::string> emit(mlir::ModuleOp module, const CompileOptions &options,
+                           const Executable::Impl &impl,
+                           EmitKind kind) const override {
+    if (kind != EmitKind::PTX)
+      return Status::error("--backend gpu writes only --emit=ptx or "
+                           "--emit=mlir yet: " +
+                           notYet());
+    Result<std::string> ptx = collectPTX(module);
+    if (ptx && ptx->empty())
+      return Status::error("@" + options.entry +
+                           " has no per-lane loop to run as a GPU kernel");
+    return ptx;
+  }
+
+  /// A shard is a host thread, which will drive its own stream.
+  Result<std::unique_ptr<Mesh>> createMesh(int64_t numShards) const override {
+    auto mesh = ThreadMesh::create(numShards);
+    if (!mesh)
+      return mesh.status();
+    return std::unique_ptr<Mesh>(mesh.take());
+  }
+
+private:
+  static std::string notYet() {
+    return "the host side of the GPU backend (launching its kernels "
+           "through the CUDA driver) is not built yet";
+  }
+};
+
+} // namespace
+
+std::unique_ptr<TargetBackend> loom::detail::createGPUBackend() {
+  return std::make_unique<GPUBackend>();
+}
