@@ -66,6 +66,18 @@ if shutil.which("ldd"):
 if platform.machine() in ("x86_64", "AMD64"):
     config.available_features.add("x86_64")
 
+# The CUDA toolkit the GPU tests use, found as loom-compile's --cuda-path
+# default finds it ($CUDA_HOME, then /usr/local/cuda), and passed on so that
+# both agree: `libdevice` when it has libdevice, `ptxas` when it has ptxas.
+cuda_path = os.environ.get("CUDA_HOME") or "/usr/local/cuda"
+config.environment["CUDA_HOME"] = cuda_path
+if os.path.isfile(os.path.join(cuda_path, "nvvm", "libdevice", "libdevice.10.bc")):
+    config.available_features.add("libdevice")
+ptxas = os.path.join(cuda_path, "bin", "ptxas")
+if os.access(ptxas, os.X_OK):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+
 # FileCheck, not and count live in LLVM's tool directory, which Debian does
 # not put on PATH.
 tool_dirs = [config.loom_tools_dir, config.llvm_tools_dir]

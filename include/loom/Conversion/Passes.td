@@ -116,7 +116,10 @@ def LoomMarkLaneLoops : Pass<"loom-mark-lane-loops", "ModuleOp"> {
     canonicalizations rebuild that `scf.while` and drop the record. This pass,
     run on tensors right after `loom-pipeline`, marks each outermost `scf.for`
     that holds such a loop with `loom_gpu.lane_loop`, which
-    `convert-lane-loops-to-gpu` reads after bufferization.
+    `convert-lane-loops-to-gpu` reads after bufferization. A loop decided
+    `masked` (pinned so in the program) is an error: the GPU backend runs
+    divergent loops per lane, and after bufferization nothing would tell
+    that loop from host code.
   }];
 }
 
@@ -151,7 +154,7 @@ def ConvertLaneLoopsToGPU : Pass<"convert-lane-loops-to-gpu", "ModuleOp"> {
     * any other allocation or deallocation inside the loop, or in a function
       it calls, is an error naming the op, as is a call of a function with
       no body (the runtime's, say), a lane loop that carries a value from
-      one lane to the next, and a loop decided `masked` anywhere;
+      one lane to the next;
     * with `libdevice=0` (no CUDA toolkit to link libdevice from), a `math`
       op or `arith.remf` in a kernel is an error naming it: NVVM lowers them
       to libdevice calls.

@@ -222,6 +222,19 @@ SmallVector<scf::ForOp> findLaneLoops(ModuleOp module) {
 struct LoomMarkLaneLoopsPass
     : public mlir::loom::impl::LoomMarkLaneLoopsBase<LoomMarkLaneLoopsPass> {
   void runOnOperation() override {
+    // Here, while the decisions are still recorded: bufferization drops
+    // them, and a masked loop would silently stay host code.
+    bool ok = true;
+    getOperation().walk([&](Operation *op) {
+      if (isDecided(op, LoopStrategy::Masked)) {
+        op->emitError("cannot run on the GPU: this loop was decided masked, "
+                      "and the GPU backend runs divergent loops per lane "
+                      "(drop its loom.strategy<masked> pin)");
+        ok = false;
+      }
+    });
+    if (!ok)
+      return signalPassFailure();
     for (scf::ForOp loop : findPerLaneNests(getOperation()))
       loop->setAttr(kLaneLoopAttrName, UnitAttr::get(&getContext()));
   }
@@ -287,14 +300,6 @@ struct ConvertLaneLoopsToGPUPass
       return signalPassFailure();
     }
     bool ok = true;
-    module.walk([&](Operation *op) {
-      if (isDecided(op, LoopStrategy::Masked)) {
-        op->emitError("cannot run on the GPU: this loop was decided masked, "
-                      "and the GPU backend runs divergent loops per lane "
-                      "(drop its loom.strategy<masked> pin)");
-        ok = false;
-      }
-    });
     SymbolTableCollection symbols;
     SmallVector<scf::ForOp> loops = findLaneLoops(module);
     for (scf::ForOp loop : loops) {
