@@ -12,6 +12,8 @@
 // RUN: FileCheck %s --input-file=%t.ode.ptx --implicit-check-not=__nv_ --implicit-check-not=.extern
 // RUN: loom-compile %examples/diffrax/ode_f64.mlir --backend gpu --emit=ptx -o %t.ode64.ptx
 // RUN: FileCheck %s --input-file=%t.ode64.ptx --implicit-check-not=__nv_ --implicit-check-not=.extern
+// sqrt is correctly rounded, as on the CPU (libdevice's is approximate).
+// RUN: FileCheck %s --input-file=%t.sde.ptx --check-prefix=SQRT
 // The seed's A100.
 // RUN: loom-compile %examples/diffrax/sde.mlir --backend gpu --gpu-arch=sm_80 --emit=ptx -o %t.sm80.ptx
 // RUN: FileCheck %s --input-file=%t.sm80.ptx --check-prefix=SM80
@@ -21,5 +23,7 @@
 // CHECK: .target sm_90
 // CHECK: .visible .entry main_kernel(
 // CHECK-NOT: .entry
+// SQRT: sqrt.rn.f32
+// SQRT-NOT: sqrt.approx
 // SM80: .target sm_80
 // END: \n

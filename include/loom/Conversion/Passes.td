@@ -135,6 +135,29 @@ def LoomMergeGPUModules : Pass<"loom-merge-gpu-modules", "ModuleOp"> {
   }];
 }
 
+def LoomExactMathToLLVM : Pass<"loom-exact-math-to-llvm"> {
+  let summary = "libdevice calls of exact math back to LLVM intrinsics";
+  let description = [{
+    Run on a `gpu.module` after `convert-gpu-to-nvvm`, which lowers
+    `math.sqrt`, `absf`, `floor` and `ceil` to libdevice (and marks the LLVM
+    intrinsics illegal). libdevice's `__nv_sqrtf` is `sqrt.approx.f32` unless
+    told otherwise, so GPU results would differ from the CPU's. As LLVM
+    intrinsics, NVPTX selects its correctly rounded instructions (`sqrt.rn`,
+    `abs`, `cvt.rmi`, ...), and these ops need no libdevice, so kernels
+    using only them compile without a CUDA toolkit too.
+
+    Calls of `__nv_{sqrt,fabs,floor,ceil,trunc,round}[f]` become
+    `llvm.intr.*`; other calls stay.
+
+    ```mlir
+    %r = llvm.call @__nv_sqrtf(%x) : (f32) -> f32
+    // becomes
+    %r = llvm.intr.sqrt(%x) : (f32) -> f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def ConvertLaneLoopsToGPU : Pass<"convert-lane-loops-to-gpu", "ModuleOp"> {
   let summary = "Run each per-lane loop nest as one gpu.launch, a thread per lane";
   let description = [{
@@ -157,7 +180,7 @@ def ConvertLaneLoopsToGPU : Pass<"convert-lane-loops-to-gpu", "ModuleOp"> {
       one lane to the next;
     * with `libdevice=0` (no CUDA toolkit to link libdevice from), a `math`
       op or `arith.remf` in a kernel is an error naming it: NVVM lowers them
-      to libdevice calls.
+      to libdevice calls (all but those `loom-exact-math-to-llvm` takes).
 
     ```mlir
     scf.for %i = %c0 to %n step %c1 { ...per-lane while... } {loom_gpu.lane_loop}

@@ -155,6 +155,9 @@ public:
     // As on the CPU: arith-to-llvm has no pattern for ceil/floor division.
     kernels.addPass(mlir::loom::createLoomExpandIntegerDivision());
     kernels.addPass(mlir::createConvertGpuOpsToNVVMOps());
+    // libdevice's sqrt is approximate by default: the exact ops back to
+    // intrinsics, which NVPTX selects correctly rounded.
+    kernels.addPass(mlir::loom::createLoomExactMathToLLVM());
     // What NVVM's lowering leaves (fma, copysign, round, trunc, powi)
     // becomes LLVM intrinsics that NVPTX selects.
     kernels.addPass(mlir::createConvertMathToLLVMPass());

@@ -88,7 +88,8 @@ bool allocatesOutsideRegisters(Operation *op) {
 }
 
 bool needsLibdevice(Operation *op) {
-  return isa<math::MathDialect>(op->getDialect()) || isa<arith::RemFOp>(op);
+  return (isa<math::MathDialect>(op->getDialect()) && !isExactMathOp(op)) ||
+         isa<arith::RemFOp>(op);
 }
 
 /// Checks what the kernel would run: the lane loop's body and every function

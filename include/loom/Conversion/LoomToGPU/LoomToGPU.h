@@ -14,7 +14,12 @@ namespace mlir::loom {
 #define GEN_PASS_DECL_CONVERTLANELOOPSTOGPU
 #define GEN_PASS_DECL_LOOMMARKLANELOOPS
 #define GEN_PASS_DECL_LOOMMERGEGPUMODULES
+#define GEN_PASS_DECL_LOOMEXACTMATHTOLLVM
 #include "loom/Conversion/Passes.h.inc"
+
+/// Whether `op` needs no libdevice in a kernel: loom-exact-math-to-llvm or
+/// convert-math-to-llvm make it an intrinsic.
+bool isExactMathOp(Operation *op);
 
 /// The mark loom-mark-lane-loops sets on a lane loop (a unit attribute,
 /// outside the loom dialect, whose verifier knows only its own).
