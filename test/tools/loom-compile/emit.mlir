@@ -25,8 +25,8 @@
 // SO: loom_program
 // SO-NOT: main
 //
-// RUN: not loom-compile %examples/mwe/while_of_while.mlir --emit=ptx -o %t.x 2>&1 | FileCheck %s --check-prefix=BADEMIT
-// BADEMIT: {{^}}loom-compile: unknown emit 'ptx'
+// RUN: not loom-compile %examples/mwe/while_of_while.mlir --emit=cubin -o %t.x 2>&1 | FileCheck %s --check-prefix=BADEMIT
+// BADEMIT: {{^}}loom-compile: unknown emit 'cubin'
 // RUN: not loom-compile %examples/mwe/while_of_while.mlir --target-cpu no-such-cpu -o %t.x 2>&1 | FileCheck %s --check-prefix=BADCPU
 // BADCPU: {{^}}loom-compile: unknown target CPU 'no-such-cpu' for x86_64
 // RUN: not loom-compile %examples/mwe/while_of_while.mlir --shards 2 --shards 3 -o %t.x 2>&1 | FileCheck %s --check-prefix=AGAIN

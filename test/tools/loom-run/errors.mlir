@@ -112,11 +112,12 @@
 // RUN: FileCheck %s --check-prefix=BACKEND < %t.backend && count 1 < %t.backend
 // BACKEND: {{^}}loom-run: unknown backend 'tpu' (expected one of: cpu, gpu, mpi){{$}}
 
-// Backends that exist as words but not yet as code are an error, never a
-// silent fallback to the CPU.
+// Backends that exist as words but not yet as code (or, for gpu, not yet
+// as a host side that runs its kernels) are an error, never a silent
+// fallback to the CPU.
 // RUN: not loom-run %{mwe} %{lane} --backend gpu > %t.gpu 2>&1
 // RUN: FileCheck %s --check-prefix=GPU < %t.gpu && count 1 < %t.gpu
-// GPU: {{^}}loom-run: backend 'gpu' is not available in this build of Loom yet (use --backend cpu){{$}}
+// GPU: {{^}}loom-run: the host side of the GPU backend (launching its kernels through the CUDA driver) is not built yet{{$}}
 // (--backend mpi's errors: test/MPI/failure.mlir, scripts/check-no-mpi.sh.)
 
 // A shard count below 1 is refused. The API reads 0 as "from the

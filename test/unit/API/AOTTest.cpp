@@ -238,7 +238,8 @@ TEST(AOT, EveryEmitStage) {
     EXPECT_NE(bytes.find(s.expect), std::string::npos) << s.name;
   }
   EXPECT_EQ(*parseEmitStage("so"), EmitStage::Library);
-  EXPECT_FALSE(parseEmitStage("ptx").ok());
+  EXPECT_EQ(*parseEmitStage("ptx"), EmitStage::PTX);
+  EXPECT_FALSE(parseEmitStage("cubin").ok());
 }
 
 namespace {
