@@ -12,6 +12,9 @@
 // RUN: FileCheck %s --input-file=%t.ode.ptx --implicit-check-not=__nv_ --implicit-check-not=.extern
 // RUN: loom-compile %examples/diffrax/ode_f64.mlir --backend gpu --emit=ptx -o %t.ode64.ptx
 // RUN: FileCheck %s --input-file=%t.ode64.ptx --implicit-check-not=__nv_ --implicit-check-not=.extern
+// Sharded: the same kernel, launched per shard from host code.
+// RUN: loom-compile %examples/diffrax/sde.mlir --backend gpu --shards 4 --emit=ptx -o %t.sde4.ptx
+// RUN: FileCheck %s --input-file=%t.sde4.ptx --implicit-check-not=__nv_ --implicit-check-not=.extern
 // sqrt is correctly rounded, as on the CPU (libdevice's is approximate).
 // RUN: FileCheck %s --input-file=%t.sde.ptx --check-prefix=SQRT
 // The seed's A100.
