@@ -112,9 +112,8 @@
 // RUN: FileCheck %s --check-prefix=BACKEND < %t.backend && count 1 < %t.backend
 // BACKEND: {{^}}loom-run: unknown backend 'tpu' (expected one of: cpu, gpu, mpi){{$}}
 
-// Backends that exist as words but not yet as code (or, for gpu, not yet
-// as a host side that runs its kernels) are an error, never a silent
-// fallback to the CPU.
+// The GPU backend compiles its kernels but has no host side to run them
+// yet: an error, never a silent fallback to the CPU.
 // RUN: not loom-run %{mwe} %{lane} --backend gpu > %t.gpu 2>&1
 // RUN: FileCheck %s --check-prefix=GPU < %t.gpu && count 1 < %t.gpu
 // GPU: {{^}}loom-run: the host side of the GPU backend (launching its kernels through the CUDA driver) is not built yet{{$}}
