@@ -40,6 +40,7 @@ struct ConvertLoomToStandard
     if (unexpanded.wasInterrupted())
       return signalPassFailure();
 
+    foldAnyOfLaneLoops(module);
     SymbolTable symbols(module);
     RewritePatternSet patterns(&getContext());
     populateLoomReductionToLinalgPatterns(patterns);

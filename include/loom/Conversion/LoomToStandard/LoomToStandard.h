@@ -19,6 +19,10 @@ namespace loom {
 #include "loom/Conversion/Passes.h.inc"
 
 /// Patterns lowering loom.any/all/sum/max/min to linalg.reduce.
+/// Folds `loom.any` of a mask that an scf.for writes lane by lane into an
+/// i1 accumulator of that loop (AnyOfLaneLoop.cpp).
+void foldAnyOfLaneLoops(Operation *root);
+
 void populateLoomReductionToLinalgPatterns(RewritePatternSet &patterns);
 
 /// Patterns lowering loom.random.* to arith; helper functions they call are

@@ -1,30 +1,34 @@
 // RUN: loom-opt %s -loom-vmap=divergent=masked -split-input-file -mlir-print-op-on-diagnostic=false 2>/dev/null | FileCheck %s --check-prefixes=CHECK,MASKED
 // RUN: loom-opt %s -loom-vmap=divergent=per-lane -split-input-file -mlir-print-op-on-diagnostic=false 2>/dev/null | FileCheck %s --check-prefixes=CHECK,PERLANE
 
-// One divergent loop. Masked: the carries and the mask in place, the
-// predicate once per iteration, each carry selected into its old value.
-// Per-lane: a loop over lanes around the scalar loop, results written into
-// the carry's init (read from the same tensor).
+// One divergent loop. Masked, its body being elementwise: one loop over
+// lanes per iteration computes each lane's predicate, selects its new
+// carries into the old ones and writes the predicate on the new carries
+// into the mask that loom.any reduces (a buffer that starts uninitialised);
+// the after region only passes the carries on. Per-lane: a loop over lanes
+// around the scalar loop, results written into the carry's init (read from
+// the same tensor).
 // CHECK-LABEL: func.func private @count_vmap_bu(
 // CHECK-SAME: %[[X:.*]]: tensor<?xf32> {bufferization.writable = false}, %[[LIM:.*]]: f32)
-// MASKED: %[[LIMS:.*]] = linalg.fill ins(%[[LIM]] : f32)
-// The mask is recomputed from the predicate (and the enclosing mask) on
-// every iteration, into a buffer of its own that starts uninitialised.
 // MASKED: %[[BUF:.*]] = bufferization.alloc_tensor(%{{.*}}) : tensor<?xi1>
-// MASKED: %[[R:.*]]:3 = scf.while (%[[V:.*]] = %[[X]], %[[N:.*]] = %{{.*}}, %[[A:.*]] = %[[BUF]]) : (tensor<?xf32>, tensor<?xi32>, tensor<?xi1>) -> (tensor<?xf32>, tensor<?xi32>, tensor<?xi1>) {
-// MASKED-NEXT: %[[P:.*]] = arith.cmpf olt, %[[V]], %[[LIMS]] : tensor<?xf32>
-// MASKED: %[[A2:.*]] = scf.for %[[L:.*]] = {{.*}} iter_args(%[[M:.*]] = %[[A]]) -> (tensor<?xi1>) {
-// MASKED-NEXT: %[[PL:.*]] = tensor.extract %[[P]][%[[L]]] : tensor<?xi1>
-// MASKED-NEXT: tensor.insert %[[PL]] into %[[M]][%[[L]]] : tensor<?xi1>
-// MASKED: %[[ANY:.*]] = loom.any %[[A2]] along 0 : tensor<?xi1> -> i1
-// MASKED-NEXT: scf.condition(%[[ANY]]) %[[V]], %[[N]], %[[A2]] : tensor<?xf32>, tensor<?xi32>, tensor<?xi1>
-// MASKED: ^bb0(%[[V:.*]]: tensor<?xf32>, %[[N:.*]]: tensor<?xi32>, %[[A:.*]]: tensor<?xi1>):
-// MASKED: %[[V1:.*]] = arith.mulf %[[V]], %{{.*}} : tensor<?xf32>
-// MASKED: %[[N1:.*]] = arith.addi %[[N]], %{{.*}} : tensor<?xi32>
-// MASKED: %[[VS:.*]] = linalg.generic {{.*}} ins(%[[A]], %[[V1]] : tensor<?xi1>, tensor<?xf32>) outs(%[[V]] : tensor<?xf32>)
-// MASKED: arith.select
-// MASKED: %[[NS:.*]] = linalg.generic {{.*}} ins(%[[A]], %[[N1]] : tensor<?xi1>, tensor<?xi32>) outs(%[[N]] : tensor<?xi32>)
-// MASKED: scf.yield %[[VS]], %[[NS]], %[[A]] : tensor<?xf32>, tensor<?xi32>, tensor<?xi1>
+// MASKED: %[[R:.*]]:2 = scf.while (%[[V:.*]] = %[[X]], %[[N:.*]] = %{{.*}}) : (tensor<?xf32>, tensor<?xi32>) -> (tensor<?xf32>, tensor<?xi32>) {
+// MASKED: %[[F:.*]]:3 = scf.for %[[L:.*]] = {{.*}} iter_args(%[[VS:.*]] = %[[V]], %[[NS:.*]] = %[[N]], %[[M:.*]] = %[[BUF]])
+// MASKED-NEXT: %[[VL:.*]] = tensor.extract %[[VS]][%[[L]]] : tensor<?xf32>
+// MASKED-NEXT: %[[NL:.*]] = tensor.extract %[[NS]][%[[L]]] : tensor<?xi32>
+// MASKED-NEXT: %[[A:.*]] = arith.cmpf olt, %[[VL]], %[[LIM]] : f32
+// MASKED-NEXT: %[[V1:.*]] = arith.mulf %[[VL]], %{{.*}} : f32
+// MASKED-NEXT: %[[N1:.*]] = arith.addi %[[NL]], %{{.*}} : i32
+// MASKED-NEXT: %[[V2:.*]] = arith.select %[[A]], %[[V1]], %[[VL]] : f32
+// MASKED-NEXT: %[[N2:.*]] = arith.select %[[A]], %[[N1]], %[[NL]] : i32
+// MASKED-NEXT: %[[AGAIN:.*]] = arith.cmpf olt, %[[V2]], %[[LIM]] : f32
+// MASKED-NEXT: %[[VI:.*]] = tensor.insert %[[V2]] into %[[VS]][%[[L]]]
+// MASKED-NEXT: %[[NI:.*]] = tensor.insert %[[N2]] into %[[NS]][%[[L]]]
+// MASKED-NEXT: %[[MI:.*]] = tensor.insert %[[AGAIN]] into %[[M]][%[[L]]]
+// MASKED-NEXT: scf.yield %[[VI]], %[[NI]], %[[MI]]
+// MASKED: %[[ANY:.*]] = loom.any %[[F]]#2 along 0 : tensor<?xi1> -> i1
+// MASKED-NEXT: scf.condition(%[[ANY]]) %[[F]]#0, %[[F]]#1 : tensor<?xf32>, tensor<?xi32>
+// MASKED: ^bb0(%[[V:.*]]: tensor<?xf32>, %[[N:.*]]: tensor<?xi32>):
+// MASKED-NEXT: scf.yield %[[V]], %[[N]] : tensor<?xf32>, tensor<?xi32>
 // MASKED: return %[[R]]#0, %[[R]]#1
 // PERLANE: %[[R:.*]]:2 = scf.for %[[L:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACCV:.*]] = %[[X]], %[[ACCN:.*]] = %{{.*}}) -> (tensor<?xf32>, tensor<?xi32>) {
 // PERLANE-NEXT: %[[XL:.*]] = tensor.extract %[[ACCV]][%[[L]]] : tensor<?xf32>
@@ -99,12 +103,14 @@ func.func @main(%xs: tensor<?xf32>, %n: i32) -> (tensor<?xf32>, tensor<?xi32>) {
 // MASKED: ^bb0(%[[V:.*]]: tensor<?xf32>, %[[A:.*]]: tensor<?xi1>):
 // MASKED: %[[U:.*]]:2 = scf.while (%{{.*}} = %c0_i32, %{{.*}} = %[[V]]) : (i32, tensor<?xf32>) -> (i32, tensor<?xf32>)
 // MASKED: %[[BUF:.*]] = bufferization.alloc_tensor(%{{.*}}) : tensor<?xi1>
-// MASKED: scf.while (%{{.*}} = %[[U]]#1, %{{.*}} = %[[BUF]]) : (tensor<?xf32>, tensor<?xi1>)
-// MASKED: scf.for %[[L:.*]] = {{.*}} iter_args(%[[M:.*]] = %{{.*}}) -> (tensor<?xi1>) {
-// MASKED-NEXT: %[[PL:.*]] = tensor.extract %{{.*}}[%[[L]]] : tensor<?xi1>
+// MASKED: scf.while (%{{.*}} = %[[U]]#1) : (tensor<?xf32>)
+// MASKED: scf.for %[[L:.*]] = {{.*}} iter_args(%[[W:.*]] = %{{.*}}, %{{.*}} = %[[BUF]]) -> (tensor<?xf32>, tensor<?xi1>) {
 // MASKED-NEXT: %[[EL:.*]] = tensor.extract %[[A]][%[[L]]] : tensor<?xi1>
+// MASKED-NEXT: %[[WL:.*]] = tensor.extract %[[W]][%[[L]]] : tensor<?xf32>
+// MASKED-NEXT: %[[PL:.*]] = arith.cmpf olt, %[[WL]], %{{.*}} : f32
 // MASKED-NEXT: %[[AND:.*]] = arith.andi %[[EL]], %[[PL]] : i1
-// MASKED-NEXT: tensor.insert %[[AND]] into %[[M]][%[[L]]] : tensor<?xi1>
+// MASKED-NEXT: %[[NEW:.*]] = arith.addf %[[WL]], %{{.*}} : f32
+// MASKED-NEXT: arith.select %[[AND]], %[[NEW]], %[[WL]] : f32
 // PERLANE-LABEL: func.func private @nest_vmap_bu(
 // PERLANE: scf.for
 // PERLANE: scf.while {{.*}} : (f32) -> f32
@@ -263,9 +269,10 @@ func.func @main(%xs: tensor<?xf32>) -> tensor<?xf32> {
 // MASKED-LABEL: func.func private @halve_vmap_b_masked(
 // MASKED-SAME: %[[X:.*]]: tensor<?xf32> {bufferization.writable = false}, %[[M:.*]]: tensor<?xi1>) -> tensor<?xf32>
 // MASKED: scf.while
-// MASKED: scf.for %[[L:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<?xi1>) {
-// MASKED-NEXT: %[[P:.*]] = tensor.extract %{{.*}}[%[[L]]] : tensor<?xi1>
+// MASKED: scf.for %[[L:[^ ]*]] = {{.*}} -> (tensor<?xf32>, tensor<?xi1>) {
 // MASKED-NEXT: %[[E:.*]] = tensor.extract %[[M]][%[[L]]] : tensor<?xi1>
+// MASKED-NEXT: %[[XL:.*]] = tensor.extract %{{.*}}[%[[L]]] : tensor<?xf32>
+// MASKED-NEXT: %[[P:.*]] = arith.cmpf ogt, %[[XL]], %{{.*}} : f32
 // MASKED-NEXT: arith.andi %[[E]], %[[P]] : i1
 // MASKED-LABEL: func.func private @twice_vmap_b(
 // MASKED-LABEL: func.func private @outer_vmap_b(

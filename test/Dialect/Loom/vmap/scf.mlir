@@ -49,12 +49,15 @@ func.func @main(%xs: tensor<?xf32>, %flag: i1) -> (tensor<?xf32>, tensor<?xf32>)
 // CHECK-SAME: %[[X:.*]]: tensor<?xf32> {{.*}}, %[[N:.*]]: tensor<?xindex>
 // CHECK: %[[A:.*]] = scf.for %{{.*}} = %{{.*}} to %c4 step %{{.*}} iter_args(%[[ACC:.*]] = %[[X]]) -> (tensor<?xf32>) {
 // CHECK:   arith.mulf %[[ACC]], %[[X]] : tensor<?xf32>
-// CHECK: %[[R:.*]]:3 = scf.while (%[[I:.*]] = %{{.*}}, %{{.*}} = %[[A]], %{{.*}} = %{{.*}}) : (tensor<?xindex>, tensor<?xf32>, tensor<?xi1>)
-// CHECK:   arith.cmpi slt, %[[I]], %[[N]] : tensor<?xindex>
+// CHECK: %[[R:.*]]:2 = scf.while (%[[I:.*]] = %{{.*}}, %{{.*}} = %[[A]]) : (tensor<?xindex>, tensor<?xf32>)
+// CHECK:   scf.for %[[L:.*]] = {{.*}} iter_args(%[[IS:.*]] = %[[I]],
+// CHECK-DAG: %[[NL:.*]] = tensor.extract %[[N]][%[[L]]] : tensor<?xindex>
+// CHECK-DAG: %[[IL:.*]] = tensor.extract %[[IS]][%[[L]]] : tensor<?xindex>
+// CHECK:   arith.cmpi slt, %[[IL]], %[[NL]] : index
+// CHECK:   arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK:   arith.addi %{{.*}}, %{{.*}} : index
 // CHECK:   loom.any
 // CHECK: } do {
-// CHECK:   arith.addf %{{.*}}, %[[X]] : tensor<?xf32>
-// CHECK:   arith.addi %{{.*}}, %{{.*}} : tensor<?xindex>
 // CHECK: return %[[R]]#1 : tensor<?xf32>
 func.func private @fors(%x: f32, %n: index) -> f32 {
   %c0 = arith.constant 0 : index

@@ -1,18 +1,16 @@
 // RUN: loom-opt %s -split-input-file -loom-vmap=divergent=masked 2>/dev/null | FileCheck %s
 
 // In a masked loop, the divisor of arith.divsi is 1 on lanes the active
-// mask clears (a select fused into the division once lowered); the
-// dividend and active lanes are untouched.
+// mask clears; the dividend and active lanes are untouched. The loop is
+// elementwise, so it runs as one loop over lanes per iteration, on scalars.
 // CHECK-LABEL: func.func private @f_vmap_b(
 // CHECK: scf.while
-// CHECK: } do {
-// CHECK-NEXT: ^bb0(%[[D:.*]]: tensor<?xi32>, %[[ACC:.*]]: tensor<?xi32>, %[[ACTIVE:.*]]: tensor<?xi1>):
-// CHECK: %[[SAFE:.*]] = linalg.generic {{.*}} ins(%[[ACTIVE]], %[[D]] : tensor<?xi1>, tensor<?xi32>) outs(%{{.*}} : tensor<?xi32>)
-// CHECK-NEXT: ^bb0(%[[M:.*]]: i1, %[[X:.*]]: i32, %{{.*}}: i32):
+// CHECK: scf.for %[[LANE:.*]] = {{.*}} iter_args(%[[DS:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}})
+// CHECK-NEXT: %[[D:.*]] = tensor.extract %[[DS]][%[[LANE]]] : tensor<?xi32>
+// CHECK: %[[ACTIVE:.*]] = arith.cmpi sgt, %[[D]], %{{.*}} : i32
 // CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : i32
-// CHECK-NEXT: %[[S:.*]] = arith.select %[[M]], %[[X]], %[[ONE]] : i32
-// CHECK-NEXT: linalg.yield %[[S]] : i32
-// CHECK: arith.divsi %{{.*}}, %[[SAFE]] : tensor<?xi32>
+// CHECK-NEXT: %[[SAFE:.*]] = arith.select %[[ACTIVE]], %[[D]], %[[ONE]] : i32
+// CHECK-NEXT: arith.divsi %{{.*}}, %[[SAFE]] : i32
 func.func @f(%x: i32) -> i32 {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
