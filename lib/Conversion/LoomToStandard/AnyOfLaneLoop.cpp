@@ -7,7 +7,7 @@
 // A masked loop from loom-vmap decides each iteration on loom.any of a mask
 // that one scf.for over the lanes writes, lane by lane. Reducing that mask
 // afterwards is a second pass over it, on i1 in memory, which does not
-// vectorise. OR-ing each lane's bit into an accumulator of the scf.for
+// vectorise. OR-ing each lane's bit into an (i32) accumulator of the scf.for
 // itself gives the same value in the same pass, in a register; the mask is
 // then stored only if something else reads it.
 //
@@ -77,15 +77,21 @@ static void foldAnyOfLaneLoop(RewriterBase &rewriter, AnyOp any) {
     return;
   Location loc = any.getLoc();
   rewriter.setInsertionPoint(loop);
-  Value none = rewriter.create<arith::ConstantIntOp>(loc, 0, 1);
+  // An i32 accumulator, not i1: LLVM 19 turns an i1 `or` into a select,
+  // which its loop vectorizer does not take for a reduction.
+  Type i32 = rewriter.getI32Type();
+  Value none = rewriter.create<arith::ConstantIntOp>(loc, 0, 32);
   Value bit = write.getScalar();
   auto newLoop = cast<scf::ForOp>(*loop.replaceWithAdditionalYields(
       rewriter, ValueRange{none}, /*replaceInitOperandUsesInLoop=*/false,
       [&](OpBuilder &b, Location l, ArrayRef<BlockArgument> acc) {
+        Value wide = b.create<arith::ExtUIOp>(l, i32, bit);
         return SmallVector<Value>{
-            b.create<arith::OrIOp>(l, acc.front(), bit).getResult()};
+            b.create<arith::OrIOp>(l, acc.front(), wide).getResult()};
       }));
-  Value result = newLoop.getResults().back();
+  rewriter.setInsertionPointAfter(newLoop);
+  Value result = rewriter.create<arith::CmpIOp>(
+      loc, arith::CmpIPredicate::ne, newLoop.getResults().back(), none);
   OpResult mask = newLoop->getResult(input.getResultNumber());
   rewriter.replaceOp(any, result);
   if (!mask.use_empty())
