@@ -76,6 +76,8 @@ static void foldAnyOfLaneLoop(RewriterBase &rewriter, AnyOp any) {
   if (!write)
     return;
   Location loc = any.getLoc();
+  // Read now: replaceWithAdditionalYields erases `loop`, and `input` with it.
+  unsigned maskIndex = input.getResultNumber();
   rewriter.setInsertionPoint(loop);
   // An i32 accumulator, not i1: LLVM 19 turns an i1 `or` into a select,
   // which its loop vectorizer does not take for a reduction.
@@ -92,7 +94,7 @@ static void foldAnyOfLaneLoop(RewriterBase &rewriter, AnyOp any) {
   rewriter.setInsertionPointAfter(newLoop);
   Value result = rewriter.create<arith::CmpIOp>(
       loc, arith::CmpIPredicate::ne, newLoop.getResults().back(), none);
-  OpResult mask = newLoop->getResult(input.getResultNumber());
+  OpResult mask = newLoop->getResult(maskIndex);
   rewriter.replaceOp(any, result);
   if (!mask.use_empty())
     return;

@@ -139,12 +139,7 @@ static bool isElementwiseLoop(scf::WhileOp loop) {
         return false;
   llvm::SetVector<Value> captured;
   getUsedValuesDefinedAbove(loop->getRegions(), captured);
-  // A per-lane i1 read from above (stored as bytes) gave nondeterministic
-  // results in the JIT's code on test/Integration/vmap/division.mlir's
-  // @divs, not understood yet: such loops keep the general form.
-  return llvm::all_of(captured, [&](Value v) {
-    return isScalar(v.getType()) && !v.getType().isInteger(1);
-  });
+  return llvm::all_of(captured, [&](Value v) { return isScalar(v.getType()); });
 }
 
 /// Clones the ops of `block` but its terminator for one lane, with every
