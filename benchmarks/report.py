@@ -702,10 +702,12 @@ def main():
     L.append("")
     L += aot_section(bench_dir)
     L += divergent_section(bench_dir)
-    # `make bench-mpi` owns its section (benchmarks/mpi/mpi_bench.py): kept.
+    # Sections other benchmarks own (`make bench-mpi`'s, loom-bench-masked's)
+    # are kept as they are.
+    rendered = {line for line in L if line.startswith("## ")}
     old = open(doc_path).read() if os.path.exists(doc_path) else ""
-    for chunk in re.split(r"(?m)^(?=## )", old):
-        if chunk.startswith("## MPI backend\n"):
+    for chunk in re.split(r"(?m)^(?=## )", old)[1:]:
+        if chunk.splitlines()[0] not in rendered:
             L += ["", chunk.rstrip("\n"), ""]
     with open(doc_path, "w") as f:
         f.write("\n".join(L))
