@@ -19,6 +19,7 @@ More ranks than cores are oversubscribed (and then measure the scheduler).
 """
 
 import argparse
+import datetime
 import os
 import re
 import shlex
@@ -94,7 +95,11 @@ def render(bench):
              "`loom-exec --repeat %d` (median call), under `mpirun -np N` "
              "for MPI and on the thread mesh for CPU, side by side in one "
              "run. This machine has %d cores: 4 ranks are oversubscribed."
-             % (bench.repeat, os.cpu_count()), ""]
+             % (bench.repeat, os.cpu_count()), "",
+             "This section's run: %s, load average %s." % (
+                 datetime.datetime.now(datetime.timezone.utc).isoformat(
+                     timespec="seconds"),
+                 ", ".join("%.1f" % x for x in os.getloadavg())), ""]
 
     lines += ["### The seed's slowdown over MPI", "",
               "| program | ranks | global sync (ms) | auto (ms) | global / auto |"
