@@ -70,6 +70,17 @@ if platform.machine() in ("x86_64", "AMD64"):
 # default finds it ($CUDA_HOME, then /usr/local/cuda), and passed on so that
 # both agree: `libdevice` when it has libdevice, `ptxas` when it has ptxas.
 cuda_path = os.environ.get("CUDA_HOME") or "/usr/local/cuda"
+# A loadable CUDA driver: the tests of the no-driver path need its absence.
+try:
+    import ctypes
+    ctypes.CDLL("libcuda.so.1")
+    config.available_features.add("cuda-driver")
+except OSError:
+    pass
+if os.path.isfile(os.path.join(cuda_path, "lib64", "stubs", "libcuda.so")):
+    config.available_features.add("cuda-stub")
+    config.substitutions.append(("%cuda_stub", os.path.join(
+        cuda_path, "lib64", "stubs", "libcuda.so")))
 config.environment["CUDA_HOME"] = cuda_path
 if os.path.isfile(os.path.join(cuda_path, "nvvm", "libdevice", "libdevice.10.bc")):
     config.available_features.add("libdevice")

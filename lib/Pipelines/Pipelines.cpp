@@ -129,6 +129,10 @@ void mlir::loom::buildLoomBufferizePipeline(OpPassManager &pm,
 void mlir::loom::buildLoomToLLVMPipeline(OpPassManager &pm,
                                          const LoomToLLVMOptions &options) {
   buildLoomBufferizePipeline(pm, options);
+  buildLoomBuffersToLLVMPipeline(pm);
+}
+
+void mlir::loom::buildLoomBuffersToLLVMPipeline(OpPassManager &pm) {
   // Deallocation clones a read-only argument that is returned; without
   // this the clone reaches LLVM translation and the entry cannot compile.
   pm.addPass(createBufferizationToMemRefPass());

@@ -14,6 +14,7 @@
 
 #include "loom/Runtime/ABI.h"
 #include "loom/Runtime/ExecutableImpl.h"
+#include "loom/Runtime/GPUMesh.h"
 #include "loom/Runtime/MPIMesh.h"
 #include "loom/Runtime/ProgramABI.h"
 
@@ -271,12 +272,18 @@ Status readDescriptor(const LoomProgram &p, Executable::Impl &impl,
                             p.loops[i].masked != 0);
   if (Status s = impl.buildDefaults(); !s.ok())
     return s;
+  // Where no GPU can run it, before anything calls it.
+  if (std::strcmp(p.backend, "gpu") == 0)
+    if (Status s = gpuAvailable(); !s.ok())
+      return s;
   if (onMesh) {
     Result<std::unique_ptr<Mesh>> mesh = Status::error("");
     if (std::strcmp(p.backend, "cpu") == 0) {
       auto threads = ThreadMesh::create(p.numShards);
       mesh = threads ? Result<std::unique_ptr<Mesh>>(threads.take())
                      : threads.status();
+    } else if (std::strcmp(p.backend, "gpu") == 0) {
+      mesh = createGPUMesh(p.numShards);
     } else if (std::strcmp(p.backend, "mpi") == 0) {
       if (!&createMPIMesh)
         return Status::error(

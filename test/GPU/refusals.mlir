@@ -2,8 +2,6 @@
 // RUN: not loom-compile %examples/mwe/while_of_while.mlir --backend gpu --divergent masked --emit=ptx -o %t.ptx 2>&1 | FileCheck %s --check-prefix=MASKED
 // RUN: not loom-compile %examples/mwe/while_of_while.mlir --backend gpu --counters --emit=ptx -o %t.ptx 2>&1 | FileCheck %s --check-prefix=COUNTERS
 // RUN: not loom-run %examples/mwe/while_of_while.mlir --backend gpu --stats --input inits=fill:0.5:4x1xf32 --input keys=jax-split:0:4 2>&1 | FileCheck %s --check-prefix=STATS
-// RUN: not loom-run %examples/mwe/while_of_while.mlir --backend gpu --input inits=fill:0.5:4x1xf32 --input keys=jax-split:0:4 2>&1 | FileCheck %s --check-prefix=HOST
-// RUN: not loom-compile %examples/mwe/while_of_while.mlir --backend gpu -o %t.so 2>&1 | FileCheck %s --check-prefix=SO
 // RUN: not loom-compile %examples/mwe/while_of_while.mlir --emit=ptx -o %t.ptx 2>&1 | FileCheck %s --check-prefix=CPU
 // RUN: not loom-compile %examples/mwe/while_of_while.mlir --backend gpu --gpu-arch=volta --emit=ptx -o %t.ptx 2>&1 | FileCheck %s --check-prefix=ARCH
 // An entry with no per-lane loop has no kernel.
@@ -14,8 +12,6 @@
 // MASKED: loom-compile: --divergent masked is not available with --backend gpu: it runs each divergent loop per lane, one thread per lane (use auto or per-lane)
 // COUNTERS: loom-compile: loop counters (--stats, --counters) are not available with --backend gpu: its kernels have no device counters yet
 // STATS: loom-run: loop counters (--stats, --counters) are not available with --backend gpu
-// HOST: loom-run: the host side of the GPU backend (launching its kernels through the CUDA driver) is not built yet
-// SO: loom-compile: --backend gpu writes only --emit=ptx or --emit=mlir yet: the host side of the GPU backend
 // CPU: loom-compile: --emit=ptx needs --backend gpu
 // ARCH: loom-compile: --gpu-arch must name a CUDA architecture such as sm_90 or sm_80, got 'volta'
 // NONE: loom-compile: @tensors has no per-lane loop to run as a GPU kernel

@@ -207,4 +207,29 @@ def ConvertLaneLoopsToGPU : Pass<"convert-lane-loops-to-gpu", "ModuleOp"> {
   ];
 }
 
+def ConvertGPULaunchesToLoomRuntime
+    : Pass<"convert-gpu-launches-to-loom-runtime", "ModuleOp"> {
+  let summary = "Kernel launches to calls of Loom's GPU runtime";
+  let description = [{
+    The GPU backend's host step, after `gpu-module-to-binary`. The PTX of
+    each `gpu.binary` becomes an `llvm.mlir.global` constant
+    `__loom_gpu_ptx_<name>` (NUL-terminated, as the driver wants it), which a
+    library then embeds, and each host `gpu.launch_func` becomes a call of
+    `loom_rt_gpu_launch(ctx, ptx, kernel, grid, block, count, layout, args)`:
+    `layout` holds two i64 per kernel argument (the memref's rank, or -1 for
+    a scalar; then the element's or the scalar's bytes) and `args` the
+    values as the default calling convention explodes them, less the
+    allocated pointer (the runtime passes its device buffer for both): a
+    memref's aligned pointer, offset, sizes and strides, a scalar's bits.
+    The runtime copies each memref to device memory and back around the
+    launch. A launch needs the shard's context, so it must be in a sharded
+    function; a grid or block that is not one-dimensional, async tokens, or
+    an argument of another type is an error.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect"
+  ];
+}
+
 #endif // LOOM_CONVERSION_PASSES_TD

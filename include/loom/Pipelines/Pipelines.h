@@ -112,6 +112,10 @@ void buildLoomBufferizePipeline(OpPassManager &pm,
 void buildLoomToLLVMPipeline(OpPassManager &pm,
                              const LoomToLLVMOptions &options);
 
+/// The part of loom-to-llvm after loom-bufferize: buffers to the LLVM
+/// dialect (the GPU backend's host code takes it after its kernels).
+void buildLoomBuffersToLLVMPipeline(OpPassManager &pm);
+
 /// Registers `loom-pipeline`, `loom-bufferize` and `loom-to-llvm` with the
 /// pass registry (for loom-opt).
 void registerLoomPipelines();

@@ -30,7 +30,7 @@ extern "C" {
 
 /* "LOOM" in a little-endian word. */
 #define LOOM_PROGRAM_MAGIC 0x4d4f4f4cu
-#define LOOM_PROGRAM_ABI_VERSION 1u
+#define LOOM_PROGRAM_ABI_VERSION 2u
 #define LOOM_PROGRAM_SYMBOL "loom_program"
 
 /* One argument or result of the entry (loom::ValueInfo). */
@@ -71,7 +71,7 @@ typedef struct LoomProgram {
   uint32_t abiVersion;
   /* The Loom that compiled it: a loader refuses another one. */
   const char *loomVersion;
-  /* "cpu". */
+  /* "cpu", "mpi" or "gpu". */
   const char *backend;
   const char *targetTriple;
   const char *targetCPU;

@@ -11,15 +11,18 @@
 // toolkit named explicitly: MLIR 19 silently links none when it finds no
 // toolkit, and then the PTX keeps `__nv_` externs that no driver resolves.
 //
-// What runs the kernels (the host side, the CUDA driver) is not built yet:
-// load() and every emit kind but PTX say so.
+// The host code is the CPU backend's: each launch becomes a call of the
+// runtime's loom_rt_gpu_launch with the PTX as a constant in the module
+// (convert-gpu-launches-to-loom-runtime), then loom-to-llvm's second half,
+// the JIT or a library, and a GPU mesh (loom/Runtime/GPUMesh.h).
 //
 //===----------------------------------------------------------------------===//
 
-#include "TargetBackend.h"
+#include "CPU/CPUBackend.h"
 
 #include "loom/Conversion/LoomToGPU/LoomToGPU.h"
 #include "loom/Pipelines/Pipelines.h"
+#include "loom/Runtime/GPUMesh.h"
 #include "loom/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -29,6 +32,7 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -68,34 +72,36 @@ bool isGPUArch(llvm::StringRef arch) {
   return !arch.empty() && llvm::all_of(arch, llvm::isDigit);
 }
 
-/// Each kernel module's PTX, without the NUL that the driver wants but
-/// ptxas refuses; an error where libdevice was not linked in.
+/// Each kernel module's PTX (the globals convert-gpu-launches-to-loom-runtime
+/// made), without the NUL that the driver wants but ptxas refuses; an error
+/// where libdevice was not linked in.
 Result<std::string> collectPTX(mlir::ModuleOp module) {
   std::string ptx;
-  for (auto binary : module.getOps<mlir::gpu::BinaryOp>())
-    for (mlir::Attribute attr : binary.getObjectsAttr()) {
-      auto object = llvm::cast<mlir::gpu::ObjectAttr>(attr);
-      if (object.getFormat() != mlir::gpu::CompilationTarget::Assembly)
-        continue;
-      llvm::StringRef text = object.getObject().getValue();
-      text.consume_back(llvm::StringRef("\0", 1));
-      size_t extern_ = text.find("__nv_");
-      if (extern_ != llvm::StringRef::npos) {
-        llvm::StringRef name = text.drop_front(extern_).take_until(
-            [](char c) { return !llvm::isAlnum(c) && c != '_'; });
-        return Status::error("kernel @" + binary.getName().str() +
-                             " still calls libdevice's " + name.str() +
-                             ": libdevice was not linked (point --cuda-path "
-                             "at a CUDA toolkit)");
-      }
-      if (!ptx.empty())
-        ptx += "\n";
-      ptx += text.str();
+  for (auto global : module.getOps<mlir::LLVM::GlobalOp>()) {
+    llvm::StringRef name = global.getSymName();
+    auto value =
+        llvm::dyn_cast_or_null<mlir::StringAttr>(global.getValueOrNull());
+    if (!name.consume_front(mlir::loom::kPTXGlobalPrefix) || !value)
+      continue;
+    llvm::StringRef text = value.getValue();
+    text.consume_back(llvm::StringRef("\0", 1));
+    size_t extern_ = text.find("__nv_");
+    if (extern_ != llvm::StringRef::npos) {
+      llvm::StringRef fn = text.drop_front(extern_).take_until(
+          [](char c) { return !llvm::isAlnum(c) && c != '_'; });
+      return Status::error("kernel @" + name.str() +
+                           " still calls libdevice's " + fn.str() +
+                           ": libdevice was not linked (point --cuda-path "
+                           "at a CUDA toolkit)");
     }
+    if (!ptx.empty())
+      ptx += "\n";
+    ptx += text.str();
+  }
   return ptx;
 }
 
-class GPUBackend final : public TargetBackend {
+class GPUBackend final : public CPUBackend {
 public:
   Status
   configureBatching(const CompileOptions &options,
@@ -172,40 +178,40 @@ public:
     binary.toolkitPath = libdevice ? toolkit : "";
     binary.compilationTarget = "isa";
     pm.addPass(mlir::createGpuModuleToBinaryPass(binary));
+    // The host code: launches to runtime calls, then as on the CPU.
+    pm.addPass(mlir::loom::createConvertGPULaunchesToLoomRuntime());
+    mlir::loom::buildLoomBuffersToLLVMPipeline(pm);
   }
 
+  /// The host code JIT-compiled as on the CPU, where a GPU can run it.
   Result<std::unique_ptr<LoadedModule>>
   load(mlir::ModuleOp module, const CompileOptions &options) const override {
-    return Status::error(notYet());
+    if (Status s = gpuAvailable(); !s.ok())
+      return s;
+    if (Result<std::string> ptx = collectPTX(module); !ptx)
+      return ptx.status();
+    return CPUBackend::load(module, options);
   }
 
   Result<std::string> emit(mlir::ModuleOp module, const CompileOptions &options,
                            const Executable::Impl &impl,
                            EmitKind kind) const override {
-    if (kind != EmitKind::PTX)
-      return Status::error("--backend gpu writes only --emit=ptx or "
-                           "--emit=mlir yet: " +
-                           notYet());
     Result<std::string> ptx = collectPTX(module);
-    if (ptx && ptx->empty())
+    if (!ptx || kind != EmitKind::PTX)
+      return ptx ? CPUBackend::emit(module, options, impl, kind) : ptx;
+    if (ptx->empty())
       return Status::error("@" + options.entry +
                            " has no per-lane loop to run as a GPU kernel");
     return ptx;
   }
 
-  /// A shard is a host thread, which will drive its own stream.
+  /// A shard is a host thread driving its own stream.
   Result<std::unique_ptr<Mesh>> createMesh(int64_t numShards) const override {
-    auto mesh = ThreadMesh::create(numShards);
-    if (!mesh)
-      return mesh.status();
-    return std::unique_ptr<Mesh>(mesh.take());
+    return createGPUMesh(numShards);
   }
 
-private:
-  static std::string notYet() {
-    return "the host side of the GPU backend (launching its kernels "
-           "through the CUDA driver) is not built yet";
-  }
+protected:
+  const char *descriptorName() const override { return "gpu"; }
 };
 
 } // namespace

@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <mutex>
 
 using namespace loom;
@@ -30,7 +31,7 @@ Status lookup(GetProcAddress getProc, const char *name, Fn &fn) {
   int found = 0;
   int rc = getProc(name, &address, kApiVersion, 0, &found);
   if (rc == kCudaErrorStubLibrary)
-    return Status::error("no CUDA driver: this libcuda.so.1 is the CUDA "
+    return Status::error("no CUDA driver: the library is the CUDA "
                          "toolkit's stub (CUDA_ERROR_STUB_LIBRARY)");
   if (rc != kCudaSuccess || !address)
     return Status::error(std::string("the CUDA driver has no ") + name +
@@ -56,7 +57,23 @@ Result<CUDADriver> loom::gpu::loadCUDADriver(const std::string &library) {
         lookup(getProc, "cuDriverGetVersion", driver.cuDriverGetVersion),
         lookup(getProc, "cuDeviceGetCount", driver.cuDeviceGetCount),
         lookup(getProc, "cuGetErrorName", driver.cuGetErrorName),
-        lookup(getProc, "cuGetErrorString", driver.cuGetErrorString)})
+        lookup(getProc, "cuGetErrorString", driver.cuGetErrorString),
+        lookup(getProc, "cuDeviceGet", driver.cuDeviceGet),
+        lookup(getProc, "cuDevicePrimaryCtxRetain",
+               driver.cuDevicePrimaryCtxRetain),
+        lookup(getProc, "cuDevicePrimaryCtxRelease",
+               driver.cuDevicePrimaryCtxRelease),
+        lookup(getProc, "cuCtxSetCurrent", driver.cuCtxSetCurrent),
+        lookup(getProc, "cuModuleLoadDataEx", driver.cuModuleLoadDataEx),
+        lookup(getProc, "cuModuleGetFunction", driver.cuModuleGetFunction),
+        lookup(getProc, "cuStreamCreate", driver.cuStreamCreate),
+        lookup(getProc, "cuStreamDestroy", driver.cuStreamDestroy),
+        lookup(getProc, "cuStreamSynchronize", driver.cuStreamSynchronize),
+        lookup(getProc, "cuMemAlloc", driver.cuMemAlloc),
+        lookup(getProc, "cuMemFree", driver.cuMemFree),
+        lookup(getProc, "cuMemcpyHtoDAsync", driver.cuMemcpyHtoDAsync),
+        lookup(getProc, "cuMemcpyDtoHAsync", driver.cuMemcpyDtoHAsync),
+        lookup(getProc, "cuLaunchKernel", driver.cuLaunchKernel)})
     if (!s.ok())
       return s;
   int rc = driver.cuInit(0);
@@ -91,7 +108,11 @@ std::string CUDADriver::describe(int result) const {
 
 Result<const CUDADriver *> loom::gpu::getCUDADriver() {
   // Never libcuda.so, the toolkit's development link to its stub.
-  static Result<CUDADriver> driver = loadCUDADriver("libcuda.so.1");
+  // LOOM_CUDA_DRIVER names another library (the stub, in the tests).
+  static Result<CUDADriver> driver = [] {
+    const char *library = std::getenv("LOOM_CUDA_DRIVER");
+    return loadCUDADriver(library && *library ? library : "libcuda.so.1");
+  }();
   if (!driver.ok())
     return Status::error(driver.message());
   return &*driver;

@@ -20,6 +20,8 @@
 
 #include "loom/Support/Status.h"
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace loom::gpu {
@@ -39,6 +41,29 @@ struct CUDADriver {
   int (*cuDeviceGetCount)(int *count) = nullptr;
   int (*cuGetErrorName)(int error, const char **name) = nullptr;
   int (*cuGetErrorString)(int error, const char **text) = nullptr;
+  // What the GPU mesh runs with (GPUMesh.cpp). CUdeviceptr is 64-bit.
+  int (*cuDeviceGet)(int *device, int ordinal) = nullptr;
+  int (*cuDevicePrimaryCtxRetain)(void **ctx, int device) = nullptr;
+  int (*cuDevicePrimaryCtxRelease)(int device) = nullptr;
+  int (*cuCtxSetCurrent)(void *ctx) = nullptr;
+  int (*cuModuleLoadDataEx)(void **module, const void *image,
+                            unsigned numOptions, int *options,
+                            void **values) = nullptr;
+  int (*cuModuleGetFunction)(void **fn, void *module,
+                             const char *name) = nullptr;
+  int (*cuStreamCreate)(void **stream, unsigned flags) = nullptr;
+  int (*cuStreamDestroy)(void *stream) = nullptr;
+  int (*cuStreamSynchronize)(void *stream) = nullptr;
+  int (*cuMemAlloc)(uint64_t *ptr, size_t bytes) = nullptr;
+  int (*cuMemFree)(uint64_t ptr) = nullptr;
+  int (*cuMemcpyHtoDAsync)(uint64_t dst, const void *src, size_t bytes,
+                           void *stream) = nullptr;
+  int (*cuMemcpyDtoHAsync)(void *dst, uint64_t src, size_t bytes,
+                           void *stream) = nullptr;
+  int (*cuLaunchKernel)(void *fn, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned bx, unsigned by, unsigned bz,
+                        unsigned sharedBytes, void *stream, void **params,
+                        void **extra) = nullptr;
   int version = 0;
   int devices = 0;
 

@@ -112,11 +112,11 @@
 // RUN: FileCheck %s --check-prefix=BACKEND < %t.backend && count 1 < %t.backend
 // BACKEND: {{^}}loom-run: unknown backend 'tpu' (expected one of: cpu, gpu, mpi){{$}}
 
-// The GPU backend compiles its kernels but has no host side to run them
-// yet: an error, never a silent fallback to the CPU.
-// RUN: not loom-run %{mwe} %{lane} --backend gpu > %t.gpu 2>&1
+// The GPU backend where no driver can be loaded: an error, never a silent
+// fallback to the CPU (the rest of that path: test/GPU/no-driver.mlir).
+// RUN: env LOOM_CUDA_DRIVER=%t.none/libcuda.so.1 not loom-run %{mwe} %{lane} --backend gpu > %t.gpu 2>&1
 // RUN: FileCheck %s --check-prefix=GPU < %t.gpu && count 1 < %t.gpu
-// GPU: {{^}}loom-run: the host side of the GPU backend (launching its kernels through the CUDA driver) is not built yet{{$}}
+// GPU: {{^}}loom-run: no CUDA driver: {{.*}}libcuda.so.1 not found{{$}}
 // (--backend mpi's errors: test/MPI/failure.mlir, scripts/check-no-mpi.sh.)
 
 // A shard count below 1 is refused. The API reads 0 as "from the

@@ -289,7 +289,7 @@ TEST(AOT, BadLibraries) {
             std::string::npos);
   // The magic then the version, as the descriptor's first two words.
   std::string head = "LOOM";
-  head += std::string("\x01\x00\x00\x00", 4);
+  head += std::string("\x02\x00\x00\x00", 4);
   EXPECT_NE(loadEdited(
                 so,
                 [&](std::string &b) {
@@ -298,7 +298,7 @@ TEST(AOT, BadLibraries) {
                 },
                 "abi")
                 .find("compiled for Loom program ABI version 99, but this "
-                      "runtime loads version 1"),
+                      "runtime loads version 2"),
             std::string::npos);
   EXPECT_NE(loadEdited(
                 so,
