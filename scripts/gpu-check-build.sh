@@ -49,12 +49,15 @@ while IFS=$'\t' read -r name program entry klass inputs; do
   echo "gpu-check-build: $name ($klass)"
 done < "$bundle/inputs/cases.tsv"
 
-# The CPU side of the timings, on the device's 16 cores.
+# The CPU side of the timings, on the device's 16 cores, and at the seed's
+# 10 shards beside JAX's 10 host devices.
 for name in sde_b300 mwe_b3000; do
   read -r program entry < <(awk -F'\t' -v n="$name" '$1 == n {print $2, $3}' \
     "$bundle/inputs/cases.tsv")
-  "$compile" "$root/$program" --entry "$entry" --shards 16 --emit=so \
-    -o "$bundle/lib/$name.cpu16.so"
+  for shards in 10 16; do
+    "$compile" "$root/$program" --entry "$entry" --shards $shards --emit=so \
+      -o "$bundle/lib/$name.cpu$shards.so"
+  done
 done
 
 size=$(du -sm "$bundle" | cut -f1)

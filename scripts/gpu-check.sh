@@ -98,11 +98,13 @@ time_one() { # LABEL LIBRARY CASE REPEAT
 }
 time_one "sde_b300 gpu" "$bundle/lib/sde_b300.$kind.so" sde_b300 50
 time_one "sde_b300 cpu16" "$bundle/lib/sde_b300.cpu16.so" sde_b300 10
+time_one "sde_b300 cpu10" "$bundle/lib/sde_b300.cpu10.so" sde_b300 10
 time_one "mwe_b3000 gpu" "$bundle/lib/mwe_b3000.$kind.so" mwe_b3000 200
 time_one "mwe_b3000 cpu16" "$bundle/lib/mwe_b3000.cpu16.so" mwe_b3000 50
 time_one "mwe_b1 gpu (launch overhead per call)" "$bundle/lib/mwe_b1.$kind.so" mwe_b1 500
 
-# The seed's JAX scripts side by side, where benchmarks/jax has them.
+# The seed's JAX script side by side (benchmarks/jax): vmap+jit on the GPU,
+# jit+NamedSharding and pmap on 10 host devices.
 if [ -x "$root/benchmarks/jax/run.sh" ]; then
   timeout 120 "$root/benchmarks/jax/run.sh" "$out/jax" 2>&1 | tail -20 | tee -a "$summary"
 fi
