@@ -152,12 +152,11 @@ public:
     Process &process = Process::get();
     if (Status s = process.available(); !s.ok())
       return s;
-    // Shard s on GPU s % devices: more shards than GPUs share them as
-    // streams.
-    for (size_t s = 0; s < shards_.size(); ++s)
-      shards_[s].device = static_cast<int>(s % process.devices.size());
     return threads_->run(batch, [&](ShardContext &ctx) -> Status {
       ShardGPU &shard = shards_[ctx.shard];
+      // Shard s on GPU s % devices: more shards than GPUs share them as
+      // streams. Set by the shard's own thread, inside the run.
+      shard.device = static_cast<int>(ctx.shard % process.devices.size());
       if (Status s = enter(shard); !s.ok())
         return s;
       shard.nextBuffer = 0;
