@@ -30,6 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BenchSupport.h"
 #include "ExamplesFlag.h"
 #include "loom/Loom.h"
 
@@ -62,17 +63,8 @@ std::string examplesDir = LOOM_EXAMPLES_DIR;
 constexpr int64_t kBatch = 12800;
 bool anyMismatch = false;
 
-[[noreturn]] void die(const std::string &message) {
-  std::fprintf(stderr, "loom-bench-divergent: %s\n", message.c_str());
-  std::exit(1);
-}
-
-template <typename T>
-T orDie(loom::Result<T> r, const std::string &what) {
-  if (!r)
-    die(what + ": " + r.message());
-  return r.take();
-}
+using loom::bench::die;
+using loom::bench::orDie;
 
 //===----------------------------------------------------------------------===//
 // Programs and their inputs (the header format of suite.py)

@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BenchSupport.h"
 #include "baseline/Masked.h"
 #include "loom/Loom.h"
 
@@ -112,17 +113,8 @@ func.func @main(%as: tensor<?xf32> {loom.name = "as"},
 }
 )mlir";
 
-[[noreturn]] void die(const std::string &message) {
-  std::fprintf(stderr, "loom-bench-masked: %s\n", message.c_str());
-  std::exit(1);
-}
-
-template <typename T>
-T orDie(loom::Result<T> r, const std::string &what) {
-  if (!r)
-    die(what + ": " + r.message());
-  return r.take();
-}
+using loom::bench::die;
+using loom::bench::orDie;
 
 /// One program: its inputs, the compiled masked entry, and both sides'
 /// outputs as raw bytes.

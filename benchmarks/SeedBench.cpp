@@ -43,6 +43,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BenchSupport.h"
 #include "baseline/Seed.h"
 #include "loom/Loom.h"
 #include "loom/Runtime/Mesh.h"
@@ -76,17 +77,8 @@ std::string examplesDir = LOOM_EXAMPLES_DIR;
 /// Set by any Loom variant whose outputs differ from the reference.
 bool anyMismatch = false;
 
-[[noreturn]] void die(const std::string &message) {
-  std::fprintf(stderr, "loom-bench-seed: %s\n", message.c_str());
-  std::exit(1);
-}
-
-template <typename T>
-T orDie(loom::Result<T> r, const std::string &what) {
-  if (!r)
-    die(what + ": " + r.message());
-  return r.take();
-}
+using loom::bench::die;
+using loom::bench::orDie;
 
 //===----------------------------------------------------------------------===//
 // Workloads

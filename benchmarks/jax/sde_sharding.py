@@ -1,4 +1,4 @@
-"""The seed's diffrax SDE benchmark (/work/shared/seed, the first script),
+"""The seed's diffrax SDE benchmark (the first script of the seed bug report),
 ported from PositionalSharding, which current JAX no longer has, to
 NamedSharding. Same problem: Heun with a PID controller, a
 VirtualBrownianTree, SaveAt 100 points, b300, t1 1.0, dt0 0.05,

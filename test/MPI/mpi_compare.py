@@ -25,8 +25,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..",
                                 "Integration", "shard"))
-from shard_compare import write_f32_npy  # noqa: E402
-import random  # noqa: E402
+from shard_compare import input_flags  # noqa: E402
 
 
 def run(cmd, what):
@@ -49,25 +48,10 @@ def main():
     parser.add_argument("--variants", default="per-lane:global,masked:auto")
     args = parser.parse_args()
     tmp = tempfile.mkdtemp(prefix="mpi-compare-")
-    rng = random.Random(1)
     compile_tool = os.path.join(args.tools, "loom-compile")
     exec_tool = os.path.join(args.tools, "loom-exec")
 
-    inputs = []
-    for spec in args.input:
-        inputs += ["--input", spec]
-    for spec in args.npy:
-        name, rest = spec.split("=", 1)
-        kind, lo, hi, shape = rest.split(":")
-        assert kind == "f32", spec
-        shape = [int(d) for d in shape.split("x")]
-        count = 1
-        for d in shape:
-            count *= d
-        path = os.path.join(tmp, name + ".npy")
-        write_f32_npy(path, shape,
-                      [rng.uniform(float(lo), float(hi)) for _ in range(count)])
-        inputs += ["--input", "%s=%s" % (name, path)]
+    inputs = input_flags(args.input, args.npy, tmp)
 
     for ranks in args.ranks.split(","):
         for variant in args.variants.split(","):

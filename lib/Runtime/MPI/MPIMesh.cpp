@@ -350,22 +350,34 @@ Status MPIMesh::broadcast(void *data, int64_t bytes) {
   return Status::success();
 }
 
-Status MPIMesh::scatter(const void *send, const std::vector<int64_t> &counts,
-                        void *recv) {
-  if (Status s = setUp(); !s.ok())
-    return s;
-  std::vector<int> sizes(numShards()), displacements(numShards());
+/// Byte counts per rank as MPI's int counts and displacements; `what`
+/// names the data when it does not fit.
+Result<std::pair<std::vector<int>, std::vector<int>>>
+messageLayout(const std::vector<int64_t> &counts, int32_t rank,
+              const char *what) {
+  std::vector<int> sizes(counts.size()), displacements(counts.size());
   int64_t offset = 0;
-  for (int32_t r = 0; r < numShards(); ++r) {
+  for (size_t r = 0; r < counts.size(); ++r) {
     if (!fitsInt(counts[r]) || !fitsInt(offset))
-      return Status::error(fmt::format(
-          "rank {}: an input of {} bytes is more than MPI_Scatterv can "
-          "address; use more ranks",
-          state_.rank, offset + counts[r]));
+      return Status::error(
+          fmt::format("rank {}: {} of {} bytes is more than one MPI message "
+                      "can address; use more ranks",
+                      rank, what, offset + counts[r]));
     sizes[r] = static_cast<int>(counts[r]);
     displacements[r] = static_cast<int>(offset);
     offset += counts[r];
   }
+  return std::make_pair(std::move(sizes), std::move(displacements));
+}
+
+Status MPIMesh::scatter(const void *send, const std::vector<int64_t> &counts,
+                        void *recv) {
+  if (Status s = setUp(); !s.ok())
+    return s;
+  auto layout = messageLayout(counts, state_.rank, "an input");
+  if (!layout)
+    return layout.status();
+  auto &[sizes, displacements] = *layout;
   bool root = state_.rank == 0;
   if (int rc = MPI_Scatterv(root ? send : nullptr, sizes.data(),
                             displacements.data(), MPI_BYTE,
@@ -379,18 +391,10 @@ Status MPIMesh::gather(const void *send, const std::vector<int64_t> &counts,
                        void *recv) {
   if (Status s = setUp(); !s.ok())
     return s;
-  std::vector<int> sizes(numShards()), displacements(numShards());
-  int64_t offset = 0;
-  for (int32_t r = 0; r < numShards(); ++r) {
-    if (!fitsInt(counts[r]) || !fitsInt(offset))
-      return Status::error(fmt::format(
-          "rank {}: an output of {} bytes is more than MPI_Gatherv can "
-          "address; use more ranks",
-          state_.rank, offset + counts[r]));
-    sizes[r] = static_cast<int>(counts[r]);
-    displacements[r] = static_cast<int>(offset);
-    offset += counts[r];
-  }
+  auto layout = messageLayout(counts, state_.rank, "an output");
+  if (!layout)
+    return layout.status();
+  auto &[sizes, displacements] = *layout;
   if (int rc =
           MPI_Gatherv(send, sizes[state_.rank], MPI_BYTE, recv, sizes.data(),
                       displacements.data(), MPI_BYTE, 0, state_.control))

@@ -35,6 +35,28 @@ def write_f32_npy(path, shape, values):
         f.write(struct.pack("<%df" % len(values), *values))
 
 
+def input_flags(specs, npy_specs, tmp):
+    """--input flags for NAME=SPEC items and for NAME=f32:LO:HI:SHAPE items,
+    whose uniform floats (from a fixed seed) go to a .npy file in tmp."""
+    rng = random.Random(1)
+    flags = []
+    for spec in specs:
+        flags += ["--input", spec]
+    for spec in npy_specs:
+        name, rest = spec.split("=", 1)
+        kind, lo, hi, shape = rest.split(":")
+        assert kind == "f32", spec
+        shape = [int(d) for d in shape.split("x")]
+        count = 1
+        for d in shape:
+            count *= d
+        path = os.path.join(tmp, name + ".npy")
+        write_f32_npy(path, shape,
+                      [rng.uniform(float(lo), float(hi)) for _ in range(count)])
+        flags += ["--input", "%s=%s" % (name, path)]
+    return flags
+
+
 def read_npy(path):
     """The flat values of a little-endian .npy file, numpy-free."""
     with open(path, "rb") as f:
@@ -71,26 +93,12 @@ def main():
         default="masked:global,masked:local,masked:auto,per-lane:auto")
     args = parser.parse_args()
     tmp = tempfile.mkdtemp(prefix="shard-compare-")
-    rng = random.Random(1)
 
     # -O1 on every run, the reference included: the optimizer is not what
     # is compared (contraction is off, so no level changes float results),
     # and the seed programs' JIT time at -O3 would dominate the test.
-    inputs = ["--entry", args.entry, "-O1"]
-    for spec in args.input:
-        inputs += ["--input", spec]
-    for spec in args.npy:
-        name, rest = spec.split("=", 1)
-        kind, lo, hi, shape = rest.split(":")
-        assert kind == "f32", spec
-        shape = [int(d) for d in shape.split("x")]
-        count = 1
-        for d in shape:
-            count *= d
-        path = os.path.join(tmp, name + ".npy")
-        write_f32_npy(path, shape,
-                      [rng.uniform(float(lo), float(hi)) for _ in range(count)])
-        inputs += ["--input", "%s=%s" % (name, path)]
+    inputs = ["--entry", args.entry, "-O1"] + input_flags(args.input,
+                                                          args.npy, tmp)
 
     ref_dir = os.path.join(tmp, "reference")
     files = run(args.loom_run, args.program, inputs,

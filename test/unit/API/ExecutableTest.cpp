@@ -529,9 +529,10 @@ TEST_F(ExecutableTest, RefusesOptionsItCannotHonour) {
   // the GPU one without a CUDA driver or a GPU. (The MPI backend's errors:
   // MPIExecutableTest.)
   options.backend = Backend::GPU;
-  if (!gpuAvailable().ok())
+  if (!gpuAvailable().ok()) {
     EXPECT_TRUE(failsWith(Executable::compile(kAxpy, options),
                           gpuAvailable().message()));
+  }
   options.backend = Backend::CPU;
   options.shards = -1;
   EXPECT_TRUE(failsWith(Executable::compile(kAxpy, options),

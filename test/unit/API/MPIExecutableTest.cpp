@@ -127,10 +127,11 @@ TEST(MPIExecutableTest, AFailingRankIsAnErrorOnEveryRank) {
   auto again =
       exe->call(worldRank() == 0 ? mweInputs(16) : std::vector<HostBuffer>{});
   ASSERT_TRUE(again) << again.message();
-  if (worldRank() == 0)
+  if (worldRank() == 0) {
     EXPECT_EQ(0, std::memcmp((*again)[0].data(),
                              threadMeshOutputs(worldSize(), 16)[0].data(),
                              (*again)[0].byteSize()));
+  }
 }
 
 TEST(MPIExecutableTest, RootInputErrorsReachEveryRank) {
@@ -184,10 +185,11 @@ TEST(MPIExecutableTest, RunsOnTheApplicationsCommunicator) {
     auto outputs =
         exe->call(rank == 0 ? mweInputs(11) : std::vector<HostBuffer>{});
     ASSERT_TRUE(outputs) << outputs.message();
-    if (rank == 0)
+    if (rank == 0) {
       EXPECT_EQ(0, std::memcmp((*outputs)[0].data(),
                                threadMeshOutputs(size, 11)[0].data(),
                                (*outputs)[0].byteSize()));
+    }
   }
   MPI_Comm_free(&half);
 }
