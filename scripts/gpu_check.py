@@ -156,6 +156,8 @@ def inputs(out):
         ("trips", vmap, "trips_vmap", "ulp",  # math.sin in @weight
          [uniform("trips.ns", -1, 9, n, "<i4"),
           uniform("trips.xs", -1, 1, n, "<f4")]),
+        ("uniform_loops", "test/GPU/Inputs/uniform-loops.mlir", "main",
+         "exact", [uniform("uniform_loops.xs", -2, 2, n, "<f4")]),
         ("calls", vmap, "calls_vmap", "exact",
          [uniform("calls.xs", 0, 40, n, "<f4"),
           uniform("calls.limits", 2, 900, n, "<f4")]),

@@ -50,6 +50,10 @@
 // RUN: %ptxas -arch=sm_90 %t.two.ptx -o %t.cubin
 // RUN: FileCheck %s --input-file=%t.two.ptx
 
+// A uniform loop run in each lane's thread.
+// RUN: loom-compile %S/Inputs/uniform-loops.mlir --backend gpu --emit=ptx -o %t.uniform.ptx
+// RUN: %ptxas -arch=sm_90 %t.uniform.ptx -o %t.cubin
+
 // CHECK-COUNT-1: .version
 // CHECK: .visible .entry main_kernel(
 // CHECK: .visible .entry main_kernel_0(

@@ -389,10 +389,22 @@ func.func private @typo(f32 {loom.nmae = "x"})
 
 // -----
 
-// Loop annotations belong on scf.while.
+// Loop annotations belong on loops.
 func.func @strategy_on_func() {
-  // expected-error @+1 {{'loom.strategy' annotates scf.while loops only}}
+  // expected-error @+1 {{'loom.strategy' annotates scf.while and scf.for loops only}}
   "test.op"() {loom.strategy = #loom.strategy<masked>} : () -> ()
+  return
+}
+
+// -----
+
+// A loop's sync is a while loop's.
+func.func @loop_sync_on_for(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'loom.loop_sync' annotates scf.while loops only}}
+  scf.for %i = %c0 to %n step %c1 {
+  } {loom.loop_sync = #loom.loop_sync<local>}
   return
 }
 

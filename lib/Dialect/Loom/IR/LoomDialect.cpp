@@ -283,9 +283,13 @@ LogicalResult LoomDialect::verifyOperationAttribute(Operation *op,
   if (!isStrategy && attrName != kLoopSyncAttrName)
     return op->emitError() << "unknown operation attribute '" << attrName
                            << "'";
-  if (!isa<scf::WhileOp>(op))
-    return op->emitError() << "'" << attrName
-                           << "' annotates scf.while loops only";
+  // A for loop with per-lane bounds becomes a while loop, so a pin on it
+  // means something; a loop's sync is only ever a while loop's.
+  if (isStrategy ? !isa<scf::WhileOp, scf::ForOp>(op) : !isa<scf::WhileOp>(op))
+    return op->emitError() << "'" << attrName << "' annotates "
+                           << (isStrategy ? "scf.while and scf.for"
+                                          : "scf.while")
+                           << " loops only";
   if (isStrategy ? !isa<LoopStrategyAttr>(attr.getValue())
                  : !isa<LoopSyncAttr>(attr.getValue()))
     return op->emitError() << "'" << attrName << "' must be a "

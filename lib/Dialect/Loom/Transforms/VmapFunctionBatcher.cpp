@@ -235,6 +235,12 @@ void FunctionBatcher::remarkNestedLoops(Operation *op, bool includeSelf,
 void FunctionBatcher::notifyClonedPerLane(Operation *original,
                                           Operation *clone) {
   recordDecided(clone, LoopStrategy::PerLane);
+  // A for loop run lane by lane (a uniform one, on a GPU) is marked too:
+  // the GPU backend finds its kernels by the loops decided per-lane.
+  if (isa<scf::ForOp>(clone))
+    clone->setAttr(
+        LoomDialect::kStrategyAttrName,
+        LoopStrategyAttr::get(clone->getContext(), LoopStrategy::PerLane));
   remarkNestedLoops(original, /*includeSelf=*/false,
                     "loop is per-lane: it runs inside an enclosing per-lane "
                     "loop, on one lane at a time");

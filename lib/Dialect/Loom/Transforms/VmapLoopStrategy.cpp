@@ -160,6 +160,20 @@ FailureOr<LoopStrategy> FunctionBatcher::getLoopStrategy(Operation *loop) {
   StringRef what = isa<scf::ForOp>(loop) ? "trip count" : "predicate";
 
   if (!analysis.isControlBatched(loop)) {
+    // On a GPU, a uniform loop left on the host would run its batched body
+    // as one launch (or host loop) per iteration; in each lane's thread it
+    // is part of the kernel. That needs every result per lane, as a lane
+    // loop gives them.
+    bool allResultsBatched = llvm::all_of(
+        loop->getResults(), [&](Value v) { return analysis.isBatched(v); });
+    if (settings.cost.target == VmapTarget::GPU && allResultsBatched &&
+        !(pin && pin.getValue() == LoopStrategy::Uniform)) {
+      loop->emitRemark()
+          << "loop is per-lane: its " << what
+          << " is the same on every lane, but its body reads per-lane "
+             "values, and target=gpu runs it in each lane's thread";
+      return LoopStrategy::PerLane;
+    }
     std::string message =
         ("loop is uniform: its " + what + " is the same on every lane").str();
     if (pin && pin.getValue() != LoopStrategy::Uniform)
