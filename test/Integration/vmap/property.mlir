@@ -3,8 +3,14 @@
 // vmapped entry under masked, per-lane and auto, and the scalar function on
 // each lane's inputs, and compares the bytes of every result lane).
 
-// The seed's MWE on jax.random.split(PRNGKey(0), 30).
-// RUN: python3 %S/vmap_property.py loom-run %examples/mwe/while_of_while.mlir --batch 30 --vmapped main --scalar solve --arg inits/init:f32:0.1:0.1:1 --arg keys/key:key:0 --result y:ys | FileCheck %s
+// Extra vmapped runs (vmap_property.py --variant NAME:FLAGS) for the lines
+// that test batch sizes against shard counts; the defaults (masked, per-lane,
+// auto at one shard) run too.
+// DEFINE: %{shard_variants} = --variant "masked-s2:--divergent masked --shards 2" --variant "masked-s3-global:--divergent masked --shards 3 --loop-sync global" --variant "masked-s3-local:--divergent masked --shards 3 --loop-sync local" --variant "per-lane-s3:--divergent per-lane --shards 3"
+
+// The seed's MWE on jax.random.split(PRNGKey(0), 30), and on no lanes and
+// one.
+// RUN: python3 %S/vmap_property.py loom-run %examples/mwe/while_of_while.mlir --batch 0,1,30 --vmapped main --scalar solve --arg inits/init:f32:0.1:0.1:1 --arg keys/key:key:0 --result y:ys | FileCheck %s
 
 // A single divergent loop; lanes with x <= 1 never enter it.
 // RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 13 --vmapped collatz_vmap --scalar collatz --arg xs/x:i32:-3:60:- --result steps:steps | FileCheck %s
@@ -16,10 +22,11 @@
 // RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 11 --vmapped three_vmap --scalar three --arg ns/n:i32:-2:9:- --result total:total | FileCheck %s
 
 // A loop some lanes never enter, with a shared (unbatched) argument.
-// RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 10 --vmapped grow_vmap --scalar grow --arg xs/x:f32:0:20:- --arg scale:shared-f32:1.5 --result y:y --result n:n | FileCheck %s
+// RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 0,1,10 --vmapped grow_vmap --scalar grow --arg xs/x:f32:0:20:- --arg scale:shared-f32:1.5 --result y:y --result n:n | FileCheck %s
 
-// A buffer written at per-lane indices (diffrax's SaveAt loop).
-// RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 10 --vmapped save_vmap --scalar save --arg rates/rate:f32:0.3:3:- --result ys:ys --result saved:saved | FileCheck %s
+// A buffer written at per-lane indices (diffrax's SaveAt loop), also on no
+// lanes and one.
+// RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 0,1,10 --vmapped save_vmap --scalar save --arg rates/rate:f32:0.3:3:- --result ys:ys --result saved:saved | FileCheck %s
 
 // A per-lane branch writing a buffer inside a divergent loop.
 // RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 10 --vmapped branchy_vmap --scalar branchy --arg xs/x:f32:-2:12:- --result buf:buf --result y:y | FileCheck %s
@@ -38,7 +45,24 @@
 // The seed's diffrax SDE solve (virtual Brownian tree on the lane's key).
 // RUN: python3 %S/vmap_property.py loom-run %examples/diffrax/sde.mlir --batch 8 --vmapped main --scalar solve_sde --arg inits/y0:f32:0.1:0.1:1 --arg keys/key:key:0 --arg t1:shared-f32:1.0 --result ys:ys --result num_steps:num_steps --result num_rejected_steps:num_rejected_steps --result result:result | FileCheck %s
 
+// Zero-trip lanes at every nesting level, at batches 0 and 1 and one
+// not divisible by 2 or 3 shards (a batch of 1 on 2 or 3 shards leaves a
+// shard empty), with the loop predicate synchronised globally and locally.
+// RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 0,1,13 --vmapped zerotrip_vmap --scalar zerotrip --arg ns/n:i32:-2:7:- --arg ms/m:i32:-2:7:- --result total:total --result inner:inner %{shard_variants} | FileCheck %s --check-prefixes=CHECK,SHARDS
+
+// NaN predicates (olt and ogt false on NaN, une and ult true on NaN under a
+// trip cap), carries turning NaN mid-loop, NaNs of either sign, a signalling
+// NaN and infinities on entry, at batch 1 and at 37 lanes (all 36 pairs of the
+// 9 x and 4 y values, and a batch that 2 and 3 shards do not divide).
+// RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 1,37 --vmapped nanpred_vmap --scalar nanpred --arg xs/x:f32-list:nan,5,-inf,0.3,inf,-2,0x7fa00000,-nan,40:- --arg ys/y:f32-list:1.5,-0.5,nan,0.25:- --result v:v --result w:w --result u:u --result q:q --result trips:trips %{shard_variants} | FileCheck %s --check-prefixes=CHECK,SHARDS
+// The same on random finite inputs, where the NaNs come only from the loops.
+// RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 11 --vmapped nanpred_vmap --scalar nanpred --arg xs/x:f32:-3:50:- --arg ys/y:f32:-1:2:- --result v:v --result w:w --result u:u --result q:q --result trips:trips | FileCheck %s
+
 // CHECK: masked: {{[0-9]+}} lanes checked
 // CHECK: per-lane: {{[0-9]+}} lanes checked
 // CHECK: auto: {{[0-9]+}} lanes checked
+// SHARDS: masked-s2: {{[0-9]+}} lanes checked
+// SHARDS: masked-s3-global: {{[0-9]+}} lanes checked
+// SHARDS: masked-s3-local: {{[0-9]+}} lanes checked
+// SHARDS: per-lane-s3: {{[0-9]+}} lanes checked
 // CHECK: PASS

@@ -25,6 +25,7 @@ usage: vmap_property.py LOOM_RUN PROGRAM --batch B[,B...] --vmapped ENTRY
                             bits as 0x7fa00000
         i32-list:V,...:SHAPE  the same for integers
         key:SEED            jax.random.split(PRNGKey(SEED), B), a key a lane
+                            (an empty i32 array of keys at batch 0)
         shared-f32:VALUE    an unbatched scalar every lane shares
 Only numpy-free Python: .npy files are read and written by hand.
 """
@@ -118,10 +119,14 @@ class Inputs:
             name, lane_name = (name.split("/") + [name])[:2]
             if kind == "key":
                 # split(key, B) depends on B, so a lane's key does too.
+                # jax-split wants a positive count; no lanes have no keys.
                 seed = int(rest[0])
+                empty = os.path.join(tmp, "%s.b0.npy" % name)
+                write_npy(empty, "i32", (0, 2), [])
                 for batch in batches:
                     self.batched[batch].append(
-                        "%s=jax-split:%d:%d" % (name, seed, batch))
+                        "%s=jax-split:%d:%d" % (name, seed, batch) if batch
+                        else "%s=%s" % (name, empty))
                     for b in range(batch):
                         self.lane[batch][b].append("%s=jax-split:%d:%d:%d" %
                                                    (lane_name, seed, batch, b))

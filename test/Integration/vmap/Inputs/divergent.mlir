@@ -306,3 +306,161 @@ func.func @calls_vmap(%xs: tensor<?xf32> {loom.name = "xs"},
       : (tensor<?xf32>, tensor<?xf32>) -> (tensor<?xf32>, tensor<?xi32>)
   return %r#0, %r#1 : tensor<?xf32>, tensor<?xi32>
 }
+
+// Zero-trip lanes at every level: lanes with n <= 0 never enter the outer
+// loop; in an outer iteration i, lanes with m <= i never enter the middle
+// one, and in a middle iteration j, lanes with n <= m + j never enter the
+// inner one, while the loops around them still run. An scf.for whose trip
+// count m - 2 is zero or negative for some lanes sits beside them.
+func.func @zerotrip(%n: i32 {loom.name = "n"}, %m: i32 {loom.name = "m"})
+    -> (i32 {loom.name = "total"}, i32 {loom.name = "inner"}) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %c3 = arith.constant 3 : i32
+  %c7 = arith.constant 7 : i32
+  %ib = arith.subi %n, %m : i32
+  %fb = arith.subi %m, %c2 : i32
+  %r:3 = scf.while (%i = %c0, %t = %c0, %c = %c0) : (i32, i32, i32)
+      -> (i32, i32, i32) {
+    %go = arith.cmpi slt, %i, %n : i32
+    scf.condition(%go) %i, %t, %c : i32, i32, i32
+  } do {
+  ^bb0(%i: i32, %t: i32, %c: i32):
+    %mb = arith.subi %m, %i : i32
+    %mid:3 = scf.while (%j = %c0, %t1 = %t, %c1_ = %c) : (i32, i32, i32)
+        -> (i32, i32, i32) {
+      %go = arith.cmpi slt, %j, %mb : i32
+      scf.condition(%go) %j, %t1, %c1_ : i32, i32, i32
+    } do {
+    ^bb0(%j: i32, %t1: i32, %c1_: i32):
+      %kb = arith.subi %ib, %j : i32
+      %in:3 = scf.while (%k = %c0, %t2 = %t1, %c2_ = %c1_) : (i32, i32, i32)
+          -> (i32, i32, i32) {
+        %go = arith.cmpi slt, %k, %kb : i32
+        scf.condition(%go) %k, %t2, %c2_ : i32, i32, i32
+      } do {
+      ^bb0(%k: i32, %t2: i32, %c2_: i32):
+        %i7 = arith.muli %i, %c7 : i32
+        %j3 = arith.muli %j, %c3 : i32
+        %v0 = arith.addi %i7, %j3 : i32
+        %v = arith.addi %v0, %k : i32
+        %t3 = arith.addi %t2, %v : i32
+        %c3_ = arith.addi %c2_, %c1 : i32
+        %k1 = arith.addi %k, %c1 : i32
+        scf.yield %k1, %t3, %c3_ : i32, i32, i32
+      }
+      %j1 = arith.addi %j, %c1 : i32
+      scf.yield %j1, %in#1, %in#2 : i32, i32, i32
+    }
+    %f = scf.for %q = %c0 to %fb step %c1 iter_args(%a = %mid#1) -> (i32)
+        : i32 {
+      %qi = arith.muli %q, %i : i32
+      %a1 = arith.addi %a, %qi : i32
+      scf.yield %a1 : i32
+    }
+    %i1 = arith.addi %i, %c1 : i32
+    scf.yield %i1, %f, %mid#2 : i32, i32, i32
+  }
+  return %r#1, %r#2 : i32, i32
+}
+func.func @zerotrip_vmap(%ns: tensor<?xi32> {loom.name = "ns"},
+                         %ms: tensor<?xi32> {loom.name = "ms"})
+    -> (tensor<?xi32> {loom.name = "total"}, tensor<?xi32> {loom.name = "inner"}) {
+  %r:2 = loom.vmap @zerotrip(%ns, %ms) in_axes [0, 0] out_axes [0, 0]
+      : (tensor<?xi32>, tensor<?xi32>) -> (tensor<?xi32>, tensor<?xi32>)
+  return %r#0, %r#1 : tensor<?xi32>, tensor<?xi32>
+}
+
+// NaN predicates, one loop after another. Ordered compares (olt, ogt) are
+// false on NaN, so a NaN lane never enters or leaves at once; unordered ones
+// (ult, une) are true on NaN, so a NaN lane runs to the trip cap. The carries
+// turn NaN mid-loop (sqrt of a negative), at a per-lane iteration.
+func.func @nanpred(%x: f32 {loom.name = "x"}, %y: f32 {loom.name = "y"})
+    -> (f32 {loom.name = "v"}, f32 {loom.name = "w"}, f32 {loom.name = "u"},
+        f32 {loom.name = "q"}, i32 {loom.name = "trips"}) {
+  %zero = arith.constant 0.0 : f32
+  %half = arith.constant 0.5 : f32
+  %one = arith.constant 1.0 : f32
+  %three = arith.constant 3.0 : f32
+  %hundred = arith.constant 100.0 : f32
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %cap = arith.constant 12 : i32
+  // olt: v = sqrt(v) - y goes negative, then NaN, for some lanes.
+  %l1:2 = scf.while (%v = %x, %n = %c0) : (f32, i32) -> (f32, i32) {
+    %lt = arith.cmpf olt, %v, %hundred : f32
+    %room = arith.cmpi slt, %n, %cap : i32
+    %go = arith.andi %lt, %room : i1
+    scf.condition(%go) %v, %n : f32, i32
+  } do {
+  ^bb0(%v: f32, %n: i32):
+    %s = math.sqrt %v : f32
+    %v1 = arith.subf %s, %y : f32
+    %n1 = arith.addi %n, %c1 : i32
+    scf.yield %v1, %n1 : f32, i32
+  }
+  // ogt: w shrinks below 0.5, unless it is NaN (never enters) or inf (cap).
+  %w0 = arith.mulf %l1#0, %y : f32
+  %l2:2 = scf.while (%w = %w0, %n = %l1#1) : (f32, i32) -> (f32, i32) {
+    %gt = arith.cmpf ogt, %w, %half : f32
+    %room = arith.cmpi slt, %n, %cap : i32
+    %go = arith.andi %gt, %room : i1
+    scf.condition(%go) %w, %n : f32, i32
+  } do {
+  ^bb0(%w: f32, %n: i32):
+    %w1 = arith.mulf %w, %half : f32
+    %n1 = arith.addi %n, %c1 : i32
+    scf.yield %w1, %n1 : f32, i32
+  }
+  // une: u halves down to 0 (or -1, then the cap); NaN runs to the cap.
+  %u0 = arith.mulf %x, %three : f32
+  %l3:2 = scf.while (%u = %u0, %k = %c0) : (f32, i32) -> (f32, i32) {
+    %ne = arith.cmpf une, %u, %zero : f32
+    %room = arith.cmpi slt, %k, %cap : i32
+    %go = arith.andi %ne, %room : i1
+    scf.condition(%go) %u, %k : f32, i32
+  } do {
+  ^bb0(%u: f32, %k: i32):
+    %h = arith.mulf %u, %half : f32
+    %u1 = math.floor %h : f32
+    %k1 = arith.addi %k, %c1 : i32
+    scf.yield %u1, %k1 : f32, i32
+  }
+  // ult around an olt: lanes whose y is NaN run the outer loop to the cap and
+  // never enter the inner one; the inner carry can turn NaN too.
+  %l4:2 = scf.while (%q = %y, %k = %l3#1) : (f32, i32) -> (f32, i32) {
+    %lt = arith.cmpf ult, %q, %three : f32
+    %room = arith.cmpi slt, %k, %cap : i32
+    %go = arith.andi %lt, %room : i1
+    scf.condition(%go) %q, %k : f32, i32
+  } do {
+  ^bb0(%q: f32, %k: i32):
+    %in = scf.while (%p = %q) : (f32) -> f32 {
+      %lt = arith.cmpf olt, %p, %x : f32
+      scf.condition(%lt) %p : f32
+    } do {
+    ^bb0(%p: f32):
+      %p1 = arith.addf %p, %one : f32
+      %p2 = math.sqrt %p1 : f32
+      %p3 = arith.addf %p2, %p1 : f32
+      scf.yield %p3 : f32
+    }
+    %q1 = arith.addf %in, %one : f32
+    %k1 = arith.addi %k, %c1 : i32
+    scf.yield %q1, %k1 : f32, i32
+  }
+  %trips = arith.addi %l2#1, %l4#1 : i32
+  return %l1#0, %l2#0, %l3#0, %l4#0, %trips : f32, f32, f32, f32, i32
+}
+func.func @nanpred_vmap(%xs: tensor<?xf32> {loom.name = "xs"},
+                        %ys: tensor<?xf32> {loom.name = "ys"})
+    -> (tensor<?xf32> {loom.name = "v"}, tensor<?xf32> {loom.name = "w"},
+        tensor<?xf32> {loom.name = "u"}, tensor<?xf32> {loom.name = "q"},
+        tensor<?xi32> {loom.name = "trips"}) {
+  %r:5 = loom.vmap @nanpred(%xs, %ys) in_axes [0, 0] out_axes [0, 0, 0, 0, 0]
+      : (tensor<?xf32>, tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>,
+         tensor<?xf32>, tensor<?xf32>, tensor<?xi32>)
+  return %r#0, %r#1, %r#2, %r#3, %r#4 : tensor<?xf32>, tensor<?xf32>,
+      tensor<?xf32>, tensor<?xf32>, tensor<?xi32>
+}
