@@ -1,7 +1,8 @@
 // vmap(f)(xs)[b] == f(xs[b]) bit for bit, for every lane b and every
 // divergent-loop strategy, through the JIT (vmap_property.py runs the
-// vmapped entry under masked, per-lane and auto, and the scalar function on
-// each lane's inputs, and compares the bytes of every result lane).
+// vmapped entry under masked, per-lane and auto, and under each --variant's
+// loom-run flags, at each --batch size, and the scalar function on each
+// lane's inputs, and compares the bytes of every result lane).
 
 // Extra vmapped runs (vmap_property.py --variant NAME:FLAGS) for the lines
 // that test batch sizes against shard counts; the defaults (masked, per-lane,
@@ -48,7 +49,7 @@
 // Zero-trip lanes at every nesting level, at batches 0 and 1 and one
 // not divisible by 2 or 3 shards (a batch of 1 on 2 or 3 shards leaves a
 // shard empty), with the loop predicate synchronised globally and locally.
-// RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 0,1,13 --vmapped zerotrip_vmap --scalar zerotrip --arg ns/n:i32:-2:7:- --arg ms/m:i32:-2:7:- --result total:total --result inner:inner %{shard_variants} | FileCheck %s --check-prefixes=CHECK,SHARDS
+// RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 0,1,13 --vmapped zerotrip_vmap --scalar zerotrip --arg ns/n:i32:-2:10:- --arg ms/m:i32:-2:7:- --result total:total --result inner:inner %{shard_variants} | FileCheck %s --check-prefixes=CHECK,SHARDS
 
 // NaN predicates (olt and ogt false on NaN, une and ult true on NaN under a
 // trip cap), carries turning NaN mid-loop, NaNs of either sign, a signalling
