@@ -4,10 +4,11 @@
 // loom-run flags, at each --batch size, and the scalar function on each
 // lane's inputs, and compares the bytes of every result lane).
 
-// Extra vmapped runs (vmap_property.py --variant NAME:FLAGS) for the lines
-// that test batch sizes against shard counts; the defaults (masked, per-lane,
-// auto at one shard) run too.
-// DEFINE: %{shard_variants} = --variant "masked-s2:--divergent masked --shards 2" --variant "masked-s3-global:--divergent masked --shards 3 --loop-sync global" --variant "masked-s3-local:--divergent masked --shards 3 --loop-sync local" --variant "per-lane-s3:--divergent per-lane --shards 3"
+// Extra vmapped runs (vmap_property.py --variant NAME:FLAGS) that split the
+// batch into parts (shards; gang widths belong here too), for the lines that
+// test batch sizes against those parts; the defaults (masked, per-lane, auto
+// at one shard) run too.
+// DEFINE: %{split_variants} = --variant "masked-s2:--divergent masked --shards 2" --variant "masked-s3-global:--divergent masked --shards 3 --loop-sync global" --variant "masked-s3-local:--divergent masked --shards 3 --loop-sync local" --variant "per-lane-s3:--divergent per-lane --shards 3"
 
 // The seed's MWE on jax.random.split(PRNGKey(0), 30), and on no lanes and
 // one.
@@ -49,13 +50,13 @@
 // Zero-trip lanes at every nesting level, at batches 0 and 1 and one
 // not divisible by 2 or 3 shards (a batch of 1 on 2 or 3 shards leaves a
 // shard empty), with the loop predicate synchronised globally and locally.
-// RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 0,1,13 --vmapped zerotrip_vmap --scalar zerotrip --arg ns/n:i32:-2:10:- --arg ms/m:i32:-2:7:- --result total:total --result inner:inner %{shard_variants} | FileCheck %s --check-prefixes=CHECK,SHARDS
+// RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 0,1,13 --vmapped zerotrip_vmap --scalar zerotrip --arg ns/n:i32:-2:10:- --arg ms/m:i32:-2:7:- --result total:total --result inner:inner %{split_variants} | FileCheck %s --check-prefixes=CHECK,SHARDS
 
 // NaN predicates (olt and ogt false on NaN, une and ult true on NaN under a
 // trip cap), carries turning NaN mid-loop, NaNs of either sign, a signalling
 // NaN and infinities on entry, at batch 1 and at 37 lanes (all 36 pairs of the
 // 9 x and 4 y values, and a batch that 2 and 3 shards do not divide).
-// RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 1,37 --vmapped nanpred_vmap --scalar nanpred --arg xs/x:f32-list:nan,5,-inf,0.3,inf,-2,0x7fa00000,-nan,40:- --arg ys/y:f32-list:1.5,-0.5,nan,0.25:- --result v:v --result w:w --result u:u --result q:q --result trips:trips %{shard_variants} | FileCheck %s --check-prefixes=CHECK,SHARDS
+// RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 1,37 --vmapped nanpred_vmap --scalar nanpred --arg xs/x:f32-list:nan,5,-inf,0.3,inf,-2,0x7fa00000,-nan,40:- --arg ys/y:f32-list:1.5,-0.5,nan,0.25:- --result v:v --result w:w --result u:u --result q:q --result trips:trips %{split_variants} | FileCheck %s --check-prefixes=CHECK,SHARDS
 // The same on random finite inputs, where the NaNs come only from the loops.
 // RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 11 --vmapped nanpred_vmap --scalar nanpred --arg xs/x:f32:-3:50:- --arg ys/y:f32:-1:2:- --result v:v --result w:w --result u:u --result q:q --result trips:trips | FileCheck %s
 
