@@ -13,13 +13,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "CPUBackend.h"
+#include "Optimize.h"
 #include "ProgramModule.h"
 
 #include "loom/Pipelines/Pipelines.h"
 #include "loom/Runtime/ABI.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -149,13 +149,13 @@ CPUBackend::load(mlir::ModuleOp module, const CompileOptions &options) const {
   // The transformer is passed by function_ref: it must outlive create().
   // An error it returned would abort in create() (cantFail), so what it
   // finds is kept aside and reported after.
-  std::function<llvm::Error(llvm::Module *)> optimize =
-      mlir::makeOptimizingTransformer(options.optLevel, /*sizeLevel=*/0,
-                                      tm->get());
+  llvm::TargetMachine &machine = **tm;
+  std::string packed = "_mlir_" + options.entry;
   std::vector<std::string> unresolved;
   std::function<llvm::Error(llvm::Module *)> transformer =
       [&](llvm::Module *llvmModule) -> llvm::Error {
-    if (llvm::Error error = optimize(llvmModule))
+    if (llvm::Error error =
+            optimizeModule(*llvmModule, options.optLevel, machine, packed))
       return error;
     unresolved = unresolvedSymbols(*llvmModule);
     return llvm::Error::success();
@@ -263,8 +263,8 @@ Result<std::string> CPUBackend::emit(mlir::ModuleOp module,
   addPackedWrapper(*llvmModule, options.entry);
   target.backend = descriptorName();
   addProgramDescriptor(*llvmModule, options.entry, impl, target);
-  if (llvm::Error error = mlir::makeOptimizingTransformer(
-          options.optLevel, /*sizeLevel=*/0, tm->get())(llvmModule.get()))
+  if (llvm::Error error = optimizeModule(*llvmModule, options.optLevel, **tm,
+                                         "_mlir_" + options.entry))
     return Status::error("optimization failed: " +
                          llvm::toString(std::move(error)));
   std::string bytes;
