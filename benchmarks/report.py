@@ -648,15 +648,20 @@ def main():
     # --- Memory and compile time -------------------------------------------
     L.append("## Compile time and peak memory\n")
     L.append("Compile time (`Executable::compileTimes().total()`: parse, MLIR "
-             "pipeline, LLVM) of each program's @main at 1 shard, auto, from "
-             "`loom-bench-seed`; every variant's is in the tables above.\n")
-    L.append("| program | compile |")
-    L.append("|---|---|")
+             "pipeline, LLVM) of each program's @main at 1 shard under each "
+             "divergent-loop strategy, from `loom-bench-seed`; every "
+             "variant's is in the tables above.\n")
+    strategies = ("auto", "masked", "per-lane")
+    L.append("| program | " + " | ".join("`%s`" % d for d in strategies) + " |")
+    L.append("|---|" + "---|" * len(strategies))
     for wl, prog in (("mwe-b30", "mwe/while_of_while.mlir"),
                      ("ode-b300", "diffrax/ode.mlir"),
                      ("sde-b300", "diffrax/sde.mlir")):
-        c = counter(seed.get(wl + "/s1/sync:auto/div:auto"), "compile_ms")
-        L.append("| `%s` | %s |" % (prog, "n/a" if c is None else "%.0f ms" % c))
+        cells = []
+        for d in strategies:
+            c = counter(seed.get(wl + "/s1/sync:auto/div:" + d), "compile_ms")
+            cells.append("n/a" if c is None else "%.0f ms" % c)
+        L.append("| `%s` | %s |" % (prog, " | ".join(cells)))
     L.append("")
     if memory:
         L.append("Peak memory: `loom-bench-seed --peak-memory-ode=%d` in its "
