@@ -16,8 +16,10 @@ DivergentBench.cpp) generates the same values.
 
 usage: suite.py inputs PROGRAM BATCH DIR     write DIR/NAME.npy per input
        suite.py check LOOM_RUN PROGRAM BATCH
-           runs @main under masked and per-lane at 1 and 2 shards and
-           fails unless every result is bit-identical across the four.
+           runs @main under masked and per-lane at 1 and 2 shards, and
+           gang and gang with refill (width 12, which divides no batch the
+           tests use) at 1, 2 and 3, and fails unless every result is
+           bit-identical across them all.
 Only numpy-free Python: .npy files are written and read by hand.
 """
 
@@ -89,17 +91,26 @@ def write_inputs(program, batch, out):
     return paths
 
 
+# name: (flags, shard counts)
+VARIANTS = [
+    ("masked", ["--divergent=masked"], (1, 2)),
+    ("per-lane", ["--divergent=per-lane"], (1, 2)),
+    ("gang", ["--divergent=gang", "--gang-width=12"], (1, 2, 3)),
+    ("gang+refill", ["--divergent=gang", "--gang-width=12", "--refill"],
+     (1, 2, 3)),
+]
+
+
 def check(loom_run, program, batch):
     with tempfile.TemporaryDirectory() as tmp:
         inputs = write_inputs(program, batch, tmp)
         runs = {}
-        for strategy in ("masked", "per-lane"):
-            for shards in (1, 2):
+        for strategy, flags, shard_counts in VARIANTS:
+            for shards in shard_counts:
                 out = os.path.join(tmp, "%s-%d" % (strategy, shards))
                 os.mkdir(out)
-                cmd = [loom_run, program, "--entry=main",
-                       "--divergent=" + strategy, "--shards=%d" % shards,
-                       "--output-dir=" + out]
+                cmd = [loom_run, program, "--entry=main"] + flags + [
+                       "--shards=%d" % shards, "--output-dir=" + out]
                 cmd += ["--input=%s=%s" % (n, p) for n, p in inputs]
                 subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
                 runs[(strategy, shards)] = {
@@ -117,8 +128,9 @@ def check(loom_run, program, batch):
                     key[0], key[1],
                     [n for n in ref if got.get(n) != ref[n]]))
         for n in ref:
-            print("%s: %d bytes, identical under masked and per-lane at 1 "
-                  "and 2 shards" % (n, len(ref[n])) if ok else "")
+            print("%s: %d bytes, identical under masked, per-lane (1 and 2 "
+                  "shards), gang and gang+refill (1, 2 and 3)" % (
+                      n, len(ref[n])) if ok else "")
         print("PASS" if ok else "FAIL")
         return 0 if ok else 1
 

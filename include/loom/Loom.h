@@ -66,6 +66,12 @@ struct CompileOptions {
   /// Number of shards; 0 takes it from the program's mesh, or 1.
   int shards = 0;
   DivergentPolicy divergent = DivergentPolicy::Auto;
+  /// Lanes of one gang under DivergentPolicy::Gang; 0 takes loom-vmap's
+  /// default (docs/vmap.md).
+  int gangWidth = 0;
+  /// Under DivergentPolicy::Gang: a slot of a gang whose lane leaves the
+  /// outermost loop takes the shard's next pending lane.
+  bool refill = false;
   LoopSyncPolicy loopSync = LoopSyncPolicy::Auto;
   /// Allow a*b+c to become a fused multiply-add. Off by default, so every
   /// strategy and shard count computes the same bits.

@@ -184,6 +184,19 @@ loom::detail::runFrontEnd(std::unique_ptr<llvm::MemoryBuffer> buffer,
   pm.addPass(mlir::loom::createLoomCheckStaticBounds());
   mlir::loom::LoomPipelineOptions batching;
   batching.divergent = options.divergent;
+  if (options.gangWidth < 0)
+    return Status::error("gangWidth must be at least 1 (0: the default), "
+                         "got " +
+                         std::to_string(options.gangWidth));
+  if ((options.gangWidth || options.refill) &&
+      options.divergent != DivergentPolicy::Gang)
+    return Status::error(std::string(options.refill ? "refill" : "gangWidth") +
+                         " applies to gangs: it needs divergent=gang, got "
+                         "divergent=" +
+                         toString(options.divergent));
+  if (options.gangWidth)
+    batching.gangWidth = options.gangWidth;
+  batching.refill = options.refill;
   batching.shards = *shards;
   batching.loopSync = options.loopSync;
   batching.counters = options.countLoops;

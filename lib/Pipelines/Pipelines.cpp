@@ -45,6 +45,8 @@ using namespace mlir::loom;
 LoomVmapPassOptions LoomPipelineOptions::vmapOptions() const {
   LoomVmapPassOptions vmap;
   vmap.divergent = divergent;
+  vmap.gangWidth = gangWidth;
+  vmap.refill = refill;
   vmap.target = target;
   vmap.simdWidth = simdWidth;
   vmap.expectedDivergence = expectedDivergence;

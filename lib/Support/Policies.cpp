@@ -11,7 +11,8 @@
 using namespace loom;
 
 // Indexed by the enumerators' values.
-static const char *const kDivergentWords[] = {"auto", "masked", "per-lane"};
+static const char *const kDivergentWords[] = {"auto", "masked", "per-lane",
+                                              "gang"};
 static const char *const kLoopSyncWords[] = {"auto", "global", "local"};
 
 const char *loom::toString(DivergentPolicy policy) {

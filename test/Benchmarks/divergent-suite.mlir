@@ -1,7 +1,8 @@
 // The divergent-loop suite (benchmarks/divergent/, timed by
 // loom-bench-divergent) must keep computing the same bits under every
 // strategy: each program's @main over 256 lanes, under masked and per-lane at
-// 1 and 2 shards, every result bit-identical across the four runs.
+// 1 and 2 shards, and gang and gang with refill (width 12, which does not
+// divide 256) at 1, 2 and 3, every result bit-identical across the ten runs.
 
 // Every program in the suite has a RUN line below.
 // RUN: ls %loom_src/benchmarks/divergent/ | grep -c '\.mlir$' | FileCheck %s --check-prefix=COUNT
@@ -23,5 +24,5 @@
 // RUN: python3 %loom_src/benchmarks/divergent/suite.py check loom-run %loom_src/benchmarks/divergent/sin_orbit.mlir 256 | FileCheck %s
 
 // CHECK-NOT: MISMATCH
-// CHECK: identical under masked and per-lane at 1 and 2 shards
+// CHECK: identical under masked, per-lane (1 and 2 shards), gang and gang+refill (1, 2 and 3)
 // CHECK: PASS

@@ -35,9 +35,18 @@ static cl::opt<int> shards("shards",
                                     "program's mesh, or 1)"),
                            cl::init(0), cl::cat(tools::compileCategory()));
 static cl::opt<std::string> divergent("divergent",
-                                      cl::desc("auto | masked | per-lane"),
+                                      cl::desc("auto | masked | per-lane | "
+                                               "gang"),
                                       cl::init("auto"),
                                       cl::cat(tools::compileCategory()));
+static cl::opt<int> gangWidth("gang-width",
+                              cl::desc("Lanes of one gang (--divergent gang; "
+                                       "default: loom-vmap's)"),
+                              cl::init(0), cl::cat(tools::compileCategory()));
+static cl::opt<bool> refill("refill",
+                            cl::desc("With --divergent gang: a gang's slot "
+                                     "whose lane is done takes the next lane"),
+                            cl::cat(tools::compileCategory()));
 static cl::opt<std::string> loopSync("loop-sync",
                                      cl::desc("auto | global | local"),
                                      cl::init("auto"),
@@ -89,6 +98,15 @@ Result<CompileOptions> loom::tools::compileOptionsFromFlags(bool countLoops) {
   if (!dv)
     return dv.status();
   options.divergent = *dv;
+  if (gangWidth.getNumOccurrences() && gangWidth < 1)
+    return Status::error("--gang-width must be at least 1, got " +
+                         std::to_string(gangWidth));
+  if ((gangWidth.getNumOccurrences() || refill) &&
+      options.divergent != DivergentPolicy::Gang)
+    return Status::error(std::string(refill ? "--refill" : "--gang-width") +
+                         " applies to gangs: it needs --divergent gang");
+  options.gangWidth = gangWidth;
+  options.refill = refill;
   auto ls = parseLoopSyncPolicy(loopSync);
   if (!ls)
     return ls.status();
@@ -128,8 +146,8 @@ static std::string flagName(const cl::Option &option) {
 /// Every flag of compileCategory().
 static llvm::ArrayRef<const cl::Option *> compileFlags() {
   static const cl::Option *const flags[] = {
-      &entryName,     &backend,  &shards,    &divergent, &loopSync,
-      &fpContraction, &optLevel, &targetCPU, &gpuArch,   &cudaPath};
+      &entryName, &backend,       &shards,   &divergent, &gangWidth, &refill,
+      &loopSync,  &fpContraction, &optLevel, &targetCPU, &gpuArch,   &cudaPath};
   return flags;
 }
 

@@ -102,6 +102,20 @@ public:
   /// per-lane loop, so the pass can explain and record the loops in it.
   virtual void notifyClonedPerLane(Operation *original, Operation *clone) {}
 
+  /// Lanes of one gang, and whether a gang's slots refill (divergent=gang).
+  virtual int64_t getGangWidth() const = 0;
+  virtual bool getGangRefill() const = 0;
+  /// Inserts `scalar` (a function a rule outlined, not yet in any module)
+  /// into the module and returns its clone batched at `getGangWidth()` lanes
+  /// for `signature`, under a mask (a trailing tensor<Wxi1>), with every
+  /// divergent loop in it masked: the body of one gang. `isGangLoop`: its
+  /// top-level loop is the gang's loop itself (whose remark the rule gave),
+  /// else its loops are nested in it. `resultBatched` receives which
+  /// results are batched. loom-vmap erases `scalar` when it is done.
+  virtual FailureOr<func::FuncOp>
+  batchGangBody(func::FuncOp scalar, ArrayRef<bool> signature, Operation *site,
+                bool isGangLoop, SmallVectorImpl<bool> &resultBatched) = 0;
+
   //===--------------------------------------------------------------------===//
   // Lane mask
   //===--------------------------------------------------------------------===//

@@ -34,6 +34,16 @@ struct LoomPipelineOptions : public PassPipelineOptions<LoomPipelineOptions> {
       *this, "divergent",
       llvm::cl::desc("Lowering of loops whose predicate differs per lane"),
       llvm::cl::init(LoomVmapPassOptions{}.divergent), divergentPolicyValues()};
+  PassOptions::Option<unsigned> gangWidth{
+      *this, "gang-width",
+      llvm::cl::desc("Lanes of one gang (divergent=gang): each gang runs the "
+                     "masked loop nest on its own lanes"),
+      llvm::cl::init(LoomVmapPassOptions{}.gangWidth)};
+  PassOptions::Option<bool> refill{
+      *this, "refill",
+      llvm::cl::desc("With divergent=gang: a gang's slot whose lane leaves "
+                     "the outermost loop takes the shard's next pending lane"),
+      llvm::cl::init(LoomVmapPassOptions{}.refill)};
   PassOptions::Option<VmapTarget> target{
       *this, "target",
       llvm::cl::desc("Where the batched code runs (input to the cost model)"),

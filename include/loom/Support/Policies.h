@@ -25,12 +25,13 @@
 namespace loom {
 
 /// Lowering of while loops whose predicate differs between lanes.
-enum class DivergentPolicy { Auto, Masked, PerLane };
+enum class DivergentPolicy { Auto, Masked, PerLane, Gang };
 
 /// Predicate synchronisation of loops once sharded.
 enum class LoopSyncPolicy { Auto, Global, Local };
 
-/// The words: "auto", "masked", "per-lane"; "auto", "global", "local".
+/// The words: "auto", "masked", "per-lane", "gang"; "auto", "global",
+/// "local".
 const char *toString(DivergentPolicy policy);
 const char *toString(LoopSyncPolicy policy);
 

@@ -115,6 +115,11 @@ public:
           "--divergent masked is not available with --backend gpu: it runs "
           "each divergent loop per lane, one thread per lane (use auto or "
           "per-lane)");
+    if (options.divergent == DivergentPolicy::Gang)
+      return Status::error(
+          "--divergent gang is not available with --backend gpu: a GPU's "
+          "warps already run lanes in gangs, one thread per lane (use auto "
+          "or per-lane)");
     if (!isGPUArch(options.gpuArch))
       return Status::error("--gpu-arch must name a CUDA architecture such as "
                            "sm_90 or sm_80, got '" +

@@ -557,6 +557,7 @@ TEST_F(ExecutableTest, RefusesOptionsItCannotHonour) {
 TEST_F(ExecutableTest, ParsesOptionWords) {
   EXPECT_EQ(*parseBackend("cpu"), Backend::CPU);
   EXPECT_EQ(*parseDivergentPolicy("per-lane"), DivergentPolicy::PerLane);
+  EXPECT_EQ(*parseDivergentPolicy("gang"), DivergentPolicy::Gang);
   EXPECT_EQ(*parseLoopSyncPolicy("local"), LoopSyncPolicy::Local);
   EXPECT_TRUE(failsWith(parseBackend("tpu"),
                         "unknown backend 'tpu' (expected one of: cpu, gpu, "

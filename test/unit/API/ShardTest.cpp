@@ -209,24 +209,32 @@ struct Variant {
   int shards;
   DivergentPolicy divergent;
   LoopSyncPolicy loopSync;
+  int gangWidth = 0;
+  bool refill = false;
 };
 
 std::string describe(const Variant &v) {
   return "shards=" + std::to_string(v.shards) +
          " divergent=" + toString(v.divergent) +
-         " loop-sync=" + toString(v.loopSync);
+         (v.gangWidth ? " gang-width=" + std::to_string(v.gangWidth) : "") +
+         (v.refill ? " refill" : "") + " loop-sync=" + toString(v.loopSync);
 }
 
 /// The variants for one shard count. Under divergent=masked every
 /// loop-sync is meaningful: global keeps a predicate all-reduce per
 /// iteration, local and auto drop it. Under per-lane each lane runs its own
 /// scalar loop, so no loop has a predicate reduced across lanes and
-/// loop-sync has nothing to decide: one setting (auto) covers it.
+/// loop-sync has nothing to decide: one setting (auto) covers it. Gangs
+/// (CompileOptions::gangWidth, refill) of 3 lanes, which divides none of
+/// the batches but 3 and is above 1 and 2, are shard-local by
+/// construction: global asks for a collective a gang loop never has.
 std::vector<Variant> variantsFor(int shards) {
   return {{shards, DivergentPolicy::Masked, LoopSyncPolicy::Global},
           {shards, DivergentPolicy::Masked, LoopSyncPolicy::Local},
           {shards, DivergentPolicy::Masked, LoopSyncPolicy::Auto},
-          {shards, DivergentPolicy::PerLane, LoopSyncPolicy::Auto}};
+          {shards, DivergentPolicy::PerLane, LoopSyncPolicy::Auto},
+          {shards, DivergentPolicy::Gang, LoopSyncPolicy::Global, 3},
+          {shards, DivergentPolicy::Gang, LoopSyncPolicy::Auto, 3, true}};
 }
 
 class ShardMatrix : public ::testing::TestWithParam<std::tuple<size_t, int>> {};
@@ -261,6 +269,8 @@ TEST_P(ShardMatrix, SameBitsAsOneShard) {
     options.shards = v.shards;
     options.divergent = v.divergent;
     options.loopSync = v.loopSync;
+    options.gangWidth = v.gangWidth;
+    options.refill = v.refill;
     options.optLevel = reference.optLevel;
     auto exe = Executable::compileFile(program.path, options);
     ASSERT_TRUE(exe.ok()) << describe(v) << ": " << exe.message();

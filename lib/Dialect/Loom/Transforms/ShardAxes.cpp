@@ -59,6 +59,8 @@ static std::string describe(ShardFact fact) {
     return "the shard-local batch size";
   case ShardFact::LaneIndex:
     return "a shard-local lane index";
+  case ShardFact::LaneIndices:
+    return "a tensor of shard-local lane indices";
   }
   llvm_unreachable("unknown fact");
 }
@@ -104,6 +106,11 @@ LogicalResult ShardAxes::set(Value v, ShardFact fact, Operation *at) {
     if (!type || fact.axis < 0 || fact.axis >= type.getRank())
       return unsupported(at, "gives " + describe(fact) + " as a value of " +
                                  "type that has no such axis");
+  } else if (fact.kind == ShardFact::LaneIndices) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type || !type.getElementType().isIndex())
+      return unsupported(at, "turns " + describe(fact) +
+                                 " into a value of another type");
   } else if (!v.getType().isIndex()) {
     return unsupported(at, "turns " + describe(fact) +
                                " into a value of "
@@ -251,6 +258,8 @@ LogicalResult ShardAxes::visit(Operation *op) {
       .Case<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
           [&](auto) { return visitReshape(op); })
       .Case<linalg::LinalgOp>([&](auto) { return visitLinalg(op); })
+      .Case<arith::AddIOp, arith::SubIOp, arith::MinUIOp, arith::MinSIOp,
+            arith::CmpIOp>([&](auto) { return visitLanePosition(op); })
       .Default([&](Operation *) { return visitOther(op); });
 }
 
@@ -402,10 +411,19 @@ LogicalResult ShardAxes::visitInsertSlice(Operation *op) {
 LogicalResult ShardAxes::visitExtractOrInsert(Operation *op, Value tensor,
                                               ValueRange indices, Value scalar,
                                               Value result) {
-  if (scalar)
-    if (std::optional<ShardFact> fact = lookup(scalar))
-      return unsupported(op, "stores " + describe(*fact) + " in a tensor");
   std::optional<int64_t> axis = splitAxis(tensor);
+  std::optional<ShardFact> tensorFact = lookup(tensor);
+  // Lane indices kept in a tensor of their own (not one split across
+  // shards), and read back: still this shard's lanes.
+  bool laneIndices =
+      !axis && tensorFact && tensorFact->kind == ShardFact::LaneIndices;
+  if (scalar)
+    if (std::optional<ShardFact> fact = lookup(scalar)) {
+      if (fact->kind != ShardFact::LaneIndex || axis ||
+          (tensorFact && !laneIndices))
+        return unsupported(op, "stores " + describe(*fact) + " in a tensor");
+      laneIndices = true;
+    }
   for (auto [i, index] : llvm::enumerate(indices)) {
     std::optional<ShardFact> fact = lookup(index);
     bool here = axis && *axis == static_cast<int64_t>(i);
@@ -421,6 +439,9 @@ LogicalResult ShardAxes::visitExtractOrInsert(Operation *op, Value tensor,
   }
   if (result && axis)
     return set(result, {ShardFact::Split, *axis}, op);
+  if (laneIndices)
+    return set(result ? result : op->getResult(0),
+               {result ? ShardFact::LaneIndices : ShardFact::LaneIndex}, op);
   return success();
 }
 
@@ -528,6 +549,27 @@ LogicalResult ShardAxes::visitLinalg(Operation *op) {
     if (failed(set(result, {ShardFact::Split, *position}, op)))
       return failure();
   }
+  return success();
+}
+
+/// Index arithmetic on this shard's lane positions and batch size (a gang's
+/// lanes: start + i, clamped to size - 1) gives a position among this
+/// shard's lanes, and a comparison of them a plain i1: both shard-local,
+/// with nothing to join (an i1 read from a lane is untracked too). On
+/// tensors these ops are elementwise.
+LogicalResult ShardAxes::visitLanePosition(Operation *op) {
+  bool onIndices =
+      llvm::all_of(op->getOperandTypes(), [](Type t) { return t.isIndex(); });
+  bool tracked = llvm::any_of(op->getOperands(),
+                              [&](Value v) { return lookup(v).has_value(); });
+  if (!onIndices || !tracked)
+    return visitOther(op);
+  Value result = op->getResult(0);
+  if (result.getType().isIndex())
+    return set(result, {ShardFact::LaneIndex}, op);
+  // Whether a lane position is among this shard's lanes, or whether this
+  // shard has lanes: a shard-local i1, as a lane's value read at a lane
+  // index is.
   return success();
 }
 

@@ -30,6 +30,9 @@ struct ShardFact {
     LocalSize,
     /// An index: one of this shard's lanes (a loop over the local lanes).
     LaneIndex,
+    /// A tensor of indices, each one of this shard's lanes (the lanes a
+    /// refilled gang's slots hold).
+    LaneIndices,
   };
   Kind kind = Split;
   int64_t axis = 0;
@@ -87,6 +90,7 @@ private:
                                      ValueRange indices, Value scalar,
                                      Value result);
   LogicalResult visitReshape(Operation *op);
+  LogicalResult visitLanePosition(Operation *op);
   LogicalResult visitOther(Operation *op);
   LogicalResult merge(ValueRange from, ArrayRef<Value> to, Operation *at);
 

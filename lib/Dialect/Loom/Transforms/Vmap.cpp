@@ -120,10 +120,11 @@ Value moveAxis(OpBuilder &builder, Location loc, Value value, int64_t from,
 FailureOr<BatchedFunc> VmapExpander::getBatched(func::FuncOp callee,
                                                 ArrayRef<bool> signature,
                                                 int64_t batch, Operation *site,
-                                                bool masked) {
-  auto key = std::make_tuple(
-      callee.getOperation(),
-      std::vector<bool>(signature.begin(), signature.end()), batch, masked);
+                                                bool masked, bool inGang) {
+  auto key =
+      std::make_tuple(callee.getOperation(),
+                      std::vector<bool>(signature.begin(), signature.end()),
+                      batch, masked, inGang);
   auto it = cache.find(key);
   if (it != cache.end())
     return it->second;
@@ -188,7 +189,7 @@ FailureOr<BatchedFunc> VmapExpander::getBatched(func::FuncOp callee,
   auto func = func::FuncOp::create(
       callee.getLoc(),
       (callee.getSymName() + signatureSuffix(signature, batch) +
-       (masked ? "_masked" : ""))
+       (masked ? "_masked" : "") + (inGang ? "_gang" : ""))
           .str(),
       FunctionType::get(module.getContext(), inputs, results));
   func.setPrivate();
@@ -213,13 +214,41 @@ FailureOr<BatchedFunc> VmapExpander::getBatched(func::FuncOp callee,
 
   BatchedFunc batched{func, SmallVector<bool>((*analysis)->getResultBatched())};
   cache[key] = batched;
-  FunctionBatcher batcher(*this, **analysis, batch);
+  FunctionBatcher batcher(*this, **analysis, batch, inGang,
+                          this->isGangLoop(callee));
   LogicalResult result = batcher.run(source, func, masked);
   if (scratch)
     solver.forget(*scratch);
   if (failed(result))
     return failure();
   return batched;
+}
+
+FailureOr<BatchedFunc> VmapExpander::batchGangBody(func::FuncOp scalar,
+                                                   ArrayRef<bool> signature,
+                                                   Operation *site,
+                                                   bool isGangLoop) {
+  // Next to the function the loop was outlined from, which the symbol
+  // table renames it from if need be.
+  Operation *anchor = site->getParentOfType<func::FuncOp>();
+  while (anchor && anchor->getParentOp() != module.getOperation())
+    anchor = anchor->getParentOp();
+  symbolTable.insert(scalar,
+                     anchor ? anchor->getIterator() : module.getBody()->end());
+  gangBodies.push_back(scalar);
+  if (isGangLoop)
+    gangLoops.insert(scalar);
+  return getBatched(scalar, signature, settings.gangWidth, site,
+                    /*masked=*/true, /*inGang=*/true);
+}
+
+void VmapExpander::eraseGangBodies() {
+  for (Operation *body : gangBodies) {
+    solver.forget(cast<func::FuncOp>(body));
+    symbolTable.erase(body);
+  }
+  gangBodies.clear();
+  gangLoops.clear();
 }
 
 // vmap(f, in_axes, out_axes)(xs) => moveaxis(f_vmap(moveaxis(xs, a, 0)), 0, o)
@@ -335,6 +364,24 @@ struct LoomVmapPass : public mlir::loom::impl::LoomVmapPassBase<LoomVmapPass> {
     ModuleOp module = getOperation();
     VmapSettings settings;
     settings.divergent = divergent;
+    settings.gangWidth = gangWidth;
+    settings.refill = refill;
+    if (gangWidth == 0) {
+      module.emitError() << "gang-width must be at least 1";
+      return signalPassFailure();
+    }
+    if (refill && divergent != DivergentPolicy::Gang) {
+      module.emitError() << "refill applies to gangs: it needs divergent=gang, "
+                         << "got divergent=" << toString(divergent.getValue());
+      return signalPassFailure();
+    }
+    if (divergent == DivergentPolicy::Gang && target == VmapTarget::GPU) {
+      module.emitError()
+          << "divergent=gang is not available with target=gpu: a GPU's "
+          << "warps already run lanes in gangs, and each lane is a thread "
+          << "(use auto or per-lane)";
+      return signalPassFailure();
+    }
     settings.cost.target = target;
     settings.cost.simdWidth = simdWidth;
     settings.cost.expectedDivergence = expectedDivergence;
@@ -370,6 +417,7 @@ struct LoomVmapPass : public mlir::loom::impl::LoomVmapPassBase<LoomVmapPass> {
         if (failed(expander.expand(vmap)))
           return signalPassFailure();
     }
+    expander.eraseGangBodies();
     dropPinsOutsideClones(expander);
   }
 

@@ -38,6 +38,9 @@ namespace mlir::loom::vmap {
 
 struct VmapSettings {
   DivergentPolicy divergent;
+  /// Lanes of one gang, and whether its slots refill (divergent=gang).
+  int64_t gangWidth;
+  bool refill;
   LoopCostParams cost;
   int64_t assumedBatch;
 };
@@ -59,10 +62,25 @@ public:
   /// The clone of `callee` batched for `signature` and `batch` lanes;
   /// `site` is where analysis errors (recursion) are reported. A `masked`
   /// clone takes the caller's lane mask as a trailing tensor<Bxi1> and runs
-  /// its body under it.
+  /// its body under it. A clone `inGang` runs inside a gang: every
+  /// divergent loop in it (and in what it calls) is masked.
   FailureOr<BatchedFunc> getBatched(func::FuncOp callee,
                                     ArrayRef<bool> signature, int64_t batch,
-                                    Operation *site, bool masked = false);
+                                    Operation *site, bool masked = false,
+                                    bool inGang = false);
+
+  /// Inserts `scalar`, what a gang runs outlined as a function, and
+  /// batches it at the gang's width, masked and in a gang; `isGangLoop`:
+  /// its top-level loop is the gang's own loop.
+  FailureOr<BatchedFunc> batchGangBody(func::FuncOp scalar,
+                                       ArrayRef<bool> signature,
+                                       Operation *site, bool isGangLoop);
+  /// True for an outlined gang loop (batchGangBody with `isGangLoop`).
+  bool isGangLoop(func::FuncOp func) const {
+    return gangLoops.contains(func.getOperation());
+  }
+  /// Erases the outlined functions: nothing calls them once batched.
+  void eraseGangBodies();
 
   BatchednessSolver &getSolver() { return solver; }
   /// True for a function this pass made (a batched clone).
@@ -80,9 +98,11 @@ private:
   SymbolTable symbolTable;
   BatchednessSolver solver;
   VmapSettings settings;
-  std::map<std::tuple<Operation *, std::vector<bool>, int64_t, bool>,
+  std::map<std::tuple<Operation *, std::vector<bool>, int64_t, bool, bool>,
            BatchedFunc>
       cache;
+  SmallVector<Operation *> gangBodies;
+  DenseSet<Operation *> gangLoops;
   DenseSet<Operation *> clones;
   DenseSet<Operation *> sources;
 };
@@ -94,8 +114,9 @@ private:
 class FunctionBatcher : public BatchingContext {
 public:
   FunctionBatcher(VmapExpander &expander, const BatchednessAnalysis &analysis,
-                  int64_t batch)
-      : expander(expander), analysis(analysis), batch(batch) {}
+                  int64_t batch, bool inGang, bool gangBody)
+      : expander(expander), analysis(analysis), batch(batch), inGang(inGang),
+        gangBody(gangBody) {}
 
   /// Fills the empty `target` with the batched body of `source`; with
   /// `masked`, under the mask `target` takes as its last argument.
@@ -124,14 +145,31 @@ public:
                    SmallVectorImpl<bool> &resultBatched) override;
   FailureOr<LoopStrategy> getLoopStrategy(Operation *loop) override;
   void notifyClonedPerLane(Operation *original, Operation *clone) override;
+  int64_t getGangWidth() const override {
+    return expander.getSettings().gangWidth;
+  }
+  bool getGangRefill() const override { return expander.getSettings().refill; }
+  FailureOr<func::FuncOp>
+  batchGangBody(func::FuncOp scalar, ArrayRef<bool> signature, Operation *site,
+                bool isGangLoop, SmallVectorImpl<bool> &resultBatched) override;
 
 private:
   std::string explainControl(Operation *loop) const;
   void remarkNestedLoops(Operation *op, bool includeSelf, StringRef message);
+  std::optional<LoopStrategy> getStrategyInGang(Operation *loop,
+                                                LoopStrategyAttr pin,
+                                                const std::string &reason);
+  bool isGangRoot(Operation *loop) const;
 
   VmapExpander &expander;
   const BatchednessAnalysis &analysis;
   int64_t batch;
+  /// This function runs inside a gang: its divergent loops are masked.
+  bool inGang;
+  /// This function is a gang's outlined loop.
+  bool gangBody;
+  /// Loops of this function decided gang (the outermost of their nests).
+  DenseSet<Operation *> gangLoops;
   Value batchSize;
   IRMapping mapping;
   /// The broadcast of each unbatched value, and the all-true mask.

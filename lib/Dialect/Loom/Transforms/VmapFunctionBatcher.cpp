@@ -182,8 +182,21 @@ FunctionBatcher::getBatchedCallee(func::CallOp call,
   SmallVector<bool> signature;
   for (Value operand : call.getOperands())
     signature.push_back(isBatched(operand));
-  FailureOr<BatchedFunc> batched = expander.getBatched(
-      callee, signature, batch, call, getMask() && needsLaneMask(callee));
+  FailureOr<BatchedFunc> batched =
+      expander.getBatched(callee, signature, batch, call,
+                          getMask() && needsLaneMask(callee), inGang);
+  if (failed(batched))
+    return failure();
+  resultBatched.assign(batched->resultBatched);
+  return batched->func;
+}
+
+FailureOr<func::FuncOp>
+FunctionBatcher::batchGangBody(func::FuncOp scalar, ArrayRef<bool> signature,
+                               Operation *site, bool isGangLoop,
+                               SmallVectorImpl<bool> &resultBatched) {
+  FailureOr<BatchedFunc> batched =
+      expander.batchGangBody(scalar, signature, site, isGangLoop);
   if (failed(batched))
     return failure();
   resultBatched.assign(batched->resultBatched);

@@ -189,6 +189,14 @@ FailureOr<LoopStrategy> FunctionBatcher::getLoopStrategy(Operation *loop) {
     return loop->emitError()
            << "loop is pinned to loom.strategy<uniform>, but its " << reason;
 
+  if (pin && pin.getValue() == LoopStrategy::Gang &&
+      settings.cost.target == VmapTarget::GPU)
+    return loop->emitError()
+           << "loop is pinned to loom.strategy<gang>, which is not available "
+              "with target=gpu: a GPU's warps already run lanes in gangs";
+  if (std::optional<LoopStrategy> inside = getStrategyInGang(loop, pin, reason))
+    return *inside;
+
   LoopStrategy strategy;
   std::string why;
   if (pin) {
@@ -200,6 +208,21 @@ FailureOr<LoopStrategy> FunctionBatcher::getLoopStrategy(Operation *loop) {
   } else if (settings.divergent == DivergentPolicy::PerLane) {
     strategy = LoopStrategy::PerLane;
     why = "divergent=per-lane";
+  } else if (settings.divergent == DivergentPolicy::Gang) {
+    // Decided at the outermost divergent loop of a nest; one nested in a
+    // loop batched here is nested in a masked one (a gang's or a per-lane
+    // loop's nest is not batched here).
+    strategy = LoopStrategy::Gang;
+    why = "divergent=gang";
+    for (Operation *parent = loop->getParentOp(); parent;
+         parent = parent->getParentOp())
+      if (isa<scf::WhileOp, scf::ForOp>(parent) &&
+          analysis.isControlBatched(parent)) {
+        strategy = LoopStrategy::Masked;
+        why = "divergent=gang applies to the outermost divergent loop of a "
+              "nest, and this one is nested in a masked loop";
+        break;
+      }
   } else {
     LoopCostParams params = settings.cost;
     params.batchAssumed = ShapedType::isDynamic(batch);
@@ -208,7 +231,53 @@ FailureOr<LoopStrategy> FunctionBatcher::getLoopStrategy(Operation *loop) {
     strategy = decision.strategy;
     why = decision.why;
   }
+  if (strategy == LoopStrategy::Gang) {
+    gangLoops.insert(loop);
+    int64_t width = getGangWidth();
+    std::string fits;
+    if (!ShapedType::isDynamic(batch) && batch <= width)
+      fits = "; its " + std::to_string(batch) +
+             " lanes fit in one gang: one masked loop";
+    loop->emitRemark() << "loop is gang (width " << width
+                       << (getGangRefill() ? ", refill" : "") << "): " << reason
+                       << "; " << why << fits;
+    return strategy;
+  }
   StringRef word = strategy == LoopStrategy::Masked ? "masked" : "per-lane";
   loop->emitRemark() << "loop is " << word << ": " << reason << "; " << why;
   return strategy;
+}
+
+bool FunctionBatcher::isGangRoot(Operation *loop) const {
+  return gangBody && isa<FunctionOpInterface>(loop->getParentOp());
+}
+
+/// A divergent loop inside a gang (the gang's own loop, in the function it
+/// is outlined to, or a loop nested in it or called from it) is masked on
+/// the gang's lanes, unless pinned to per-lane.
+std::optional<LoopStrategy>
+FunctionBatcher::getStrategyInGang(Operation *loop, LoopStrategyAttr pin,
+                                   const std::string &reason) {
+  // The gang's remark is at this loop already (the outlined clone keeps its
+  // location).
+  if (isGangRoot(loop))
+    return LoopStrategy::Masked;
+  bool nested = inGang;
+  for (Operation *parent = loop->getParentOp(); parent && !nested;
+       parent = parent->getParentOp())
+    nested = gangLoops.contains(parent);
+  if (!nested)
+    return std::nullopt;
+  if (pin && pin.getValue() == LoopStrategy::PerLane) {
+    loop->emitRemark() << "loop is per-lane: " << reason
+                       << "; pinned by loom.strategy, inside a gang";
+    return LoopStrategy::PerLane;
+  }
+  InFlightDiagnostic remark = loop->emitRemark();
+  remark << "loop is masked: it runs inside a gang of " << getGangWidth()
+         << " lanes, on the gang's lanes";
+  if (pin && pin.getValue() == LoopStrategy::Gang)
+    remark << " (loom.strategy<gang> applies to the outermost divergent "
+              "loop of a nest)";
+  return LoopStrategy::Masked;
 }

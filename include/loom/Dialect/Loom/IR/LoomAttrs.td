@@ -16,7 +16,8 @@ include "mlir/IR/EnumAttr.td"
 def Loom_LoopStrategy : I32EnumAttr<"LoopStrategy", "vmap loop lowering", [
     I32EnumAttrCase<"Uniform", 0, "uniform">,
     I32EnumAttrCase<"Masked", 1, "masked">,
-    I32EnumAttrCase<"PerLane", 2, "per_lane">
+    I32EnumAttrCase<"PerLane", 2, "per_lane">,
+    I32EnumAttrCase<"Gang", 3, "gang">
   ]> {
   let cppNamespace = "::mlir::loom";
   let genSpecializedAttr = 0;
@@ -29,7 +30,9 @@ def Loom_LoopStrategyAttr
     `uniform`: the predicate is the same for every lane, the loop stays a
     scalar loop around a batched body. `masked`: `while (any(active))` with
     every carry selected by the lane mask (JAX's lowering). `per_lane`: a
-    parallel loop over lanes, each running the scalar loop.
+    parallel loop over lanes, each running the scalar loop. `gang`: a loop
+    over gangs of `gang-width` lanes, each running the masked loop nest on
+    its own lanes (ISPC's model; the outermost divergent loop of a nest).
   }];
   let assemblyFormat = "`<` $value `>`";
 }

@@ -28,7 +28,11 @@ inline llvm::cl::ValuesClass divergentPolicyValues() {
       clEnumValN(DivergentPolicy::Masked, toString(DivergentPolicy::Masked),
                  "while(any(active)) with selected carries"),
       clEnumValN(DivergentPolicy::PerLane, toString(DivergentPolicy::PerLane),
-                 "a loop over lanes around the scalar loop"));
+                 "a loop over lanes around the scalar loop"),
+      clEnumValN(DivergentPolicy::Gang, toString(DivergentPolicy::Gang),
+                 "the outermost loop of a nest over gangs of gang-width "
+                 "lanes, each a masked loop that leaves when its own lanes "
+                 "are done"));
 }
 
 /// The words of `loop-sync=` (loom-localize-loops, loom-pipeline).

@@ -107,6 +107,12 @@ def LoomVmapPass : Pass<"loom-vmap", "ModuleOp"> {
            /*default=*/"::loom::DivergentPolicy::Auto",
            "Lowering of loops whose predicate differs per lane",
            [{::mlir::loom::divergentPolicyValues()}]>,
+    Option<"gangWidth", "gang-width", "unsigned", /*default=*/"16",
+           "Lanes of one gang (divergent=gang): each gang runs the masked "
+           "loop nest on its own lanes">,
+    Option<"refill", "refill", "bool", /*default=*/"false",
+           "With divergent=gang: a gang's slot whose lane leaves the "
+           "outermost loop takes the shard's next pending lane">,
     Option<"target", "target", "::mlir::loom::VmapTarget",
            /*default=*/"::mlir::loom::VmapTarget::CPU",
            "Where the batched code runs (input to the cost model)",

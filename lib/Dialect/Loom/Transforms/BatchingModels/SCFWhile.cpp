@@ -187,6 +187,41 @@ static void setDecided(scf::WhileOp newLoop, scf::WhileOp loop,
                    LoopStrategyAttr::get(loop.getContext(), strategy));
 }
 
+// Write each result into its carry's init when the condition passes the
+// carry straight through, so a buffer carried by the loop is updated in
+// place and lanes skipped under a mask keep their value.
+LogicalResult mlir::loom::getLoopResultDestinations(
+    scf::WhileOp loop, BatchingContext &context, OpBuilder &builder,
+    StringRef how, SmallVectorImpl<Value> &destinations,
+    SmallVectorImpl<bool> &fromInit) {
+  Location loc = loop.getLoc();
+  scf::ConditionOp cond = loop.getConditionOp();
+  for (auto [j, result] : llvm::enumerate(loop.getResults())) {
+    std::optional<unsigned> carry = getForwardedCarry(loop, cond.getArgs()[j]);
+    if (carry && loop.getInits()[*carry].getType() == result.getType()) {
+      destinations.push_back(
+          context.lookupBatched(builder, loc, loop.getInits()[*carry]));
+      fromInit.push_back(true);
+      continue;
+    }
+    // A lane's result of dynamic shape is only known once its loop has
+    // run: batchPerLane says so when it has no destination.
+    auto tensor = dyn_cast<RankedTensorType>(result.getType());
+    if (tensor && !tensor.hasStaticShape())
+      return loop->emitError()
+             << "cannot run this loop " << how << ": result #" << j
+             << " has the dynamic shape " << tensor
+             << " and is not a carry passed through the condition, so "
+             << "its shape is not known before the loop runs on each "
+             << "lane (run it masked: loom.strategy = "
+                "#loom.strategy<masked>)";
+    destinations.push_back(createEmpty(
+        context, builder, loc, context.getBatchedType(result.getType())));
+    fromInit.push_back(false);
+  }
+  return success();
+}
+
 namespace {
 
 struct WhileBatchingModel
@@ -199,6 +234,12 @@ struct WhileBatchingModel
     switch (*strategy) {
     case LoopStrategy::Uniform:
       return batchUniform(loop, context, builder);
+    case LoopStrategy::Gang:
+      if (!fitsOneGang(context))
+        return context.getGangRefill()
+                   ? batchWhileRefill(loop, context, builder)
+                   : batchWhileInGangs(loop, context, builder);
+      [[fallthrough]];
     case LoopStrategy::Masked:
       if (isElementwiseLoop(loop))
         return batchMaskedFused(loop, context, builder);
@@ -515,37 +556,11 @@ struct WhileBatchingModel
   //   => for lane: r[lane] = while(c, b)(x[lane])   (scalar loop, no masking)
   static LogicalResult batchPerLane(scf::WhileOp loop, BatchingContext &context,
                                     OpBuilder &builder) {
-    Location loc = loop.getLoc();
-    scf::ConditionOp cond = loop.getConditionOp();
-    // Write each result into its carry's init when the condition passes the
-    // carry straight through, so a buffer carried by the loop is updated in
-    // place and lanes skipped under a mask keep their value.
     SmallVector<Value> destinations;
     SmallVector<bool> fromInit;
-    for (auto [j, result] : llvm::enumerate(loop.getResults())) {
-      std::optional<unsigned> carry =
-          getForwardedCarry(loop, cond.getArgs()[j]);
-      if (carry && loop.getInits()[*carry].getType() == result.getType()) {
-        destinations.push_back(
-            context.lookupBatched(builder, loc, loop.getInits()[*carry]));
-        fromInit.push_back(true);
-      } else {
-        // A lane's result of dynamic shape is only known once its loop has
-        // run: batchPerLane says so when it has no destination.
-        auto tensor = dyn_cast<RankedTensorType>(result.getType());
-        if (tensor && !tensor.hasStaticShape())
-          return loop->emitError()
-                 << "cannot run this loop lane by lane: result #" << j
-                 << " has the dynamic shape " << tensor
-                 << " and is not a carry passed through the condition, so "
-                 << "its shape is not known before the loop runs on each "
-                 << "lane (run it masked: loom.strategy = "
-                    "#loom.strategy<masked>)";
-        destinations.push_back(createEmpty(
-            context, builder, loc, context.getBatchedType(result.getType())));
-        fromInit.push_back(false);
-      }
-    }
+    if (failed(getLoopResultDestinations(loop, context, builder, "lane by lane",
+                                         destinations, fromInit)))
+      return failure();
     if (failed(loom::batchPerLane(context, builder, loop, /*skipInactive=*/true,
                                   destinations)))
       return failure();

@@ -1,0 +1,138 @@
+// RUN: loom-opt %s -loom-vmap="divergent=gang gang-width=4" -split-input-file -verify-diagnostics | FileCheck %s
+
+// divergent=gang: the outermost divergent loop runs in gangs of gang-width
+// lanes. The loop is outlined and batched at 4 lanes under a mask; each gang
+// gathers its lanes (the index clamped to the last lane, so padding lanes of
+// the tail gang hold a real lane's state), calls that clone under the mask
+// (lane < n), and writes its kept lanes back into the results, which start
+// from the carries' inits. The outlined scalar function is erased.
+
+// CHECK-NOT: func.func private @count_gang(
+// CHECK-LABEL: func.func private @count_gang_vmap_bu_4_masked_gang(
+// CHECK-SAME: %{{.*}}: tensor<4xi32> {bufferization.writable = false}, %{{.*}}: i32, %[[M:.*]]: tensor<4xi1>) -> (tensor<4xi32>, tensor<4xi32>)
+// CHECK: scf.while
+// CHECK: tensor.extract %[[M]]
+// CHECK: } attributes {loom.strategy = #loom.strategy<masked>}
+// With 3 lanes, static, one gang holds them all: one masked loop.
+// CHECK-LABEL: func.func private @count_vmap_b_3(
+// CHECK-NOT: func.call
+// CHECK: } attributes {loom.strategy = #loom.strategy<masked>}
+// CHECK-LABEL: func.func private @count_vmap_b(
+// CHECK-SAME: %[[XS:.*]]: tensor<?xi32>
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[N:.*]] = tensor.dim %[[XS]], %c0
+// CHECK: scf.for %[[START:.*]] = %{{.*}} to %[[N]] step %[[C4]] iter_args(
+// CHECK: %[[LAST:.*]] = arith.subi %[[N]], %c1
+// CHECK: %[[G:.*]]:2 = scf.for %[[I:.*]] = {{.*}} iter_args({{.*}}) -> (tensor<4xi32>, tensor<4xi1>)
+// CHECK: %[[LANE:.*]] = arith.addi %[[START]], %[[I]]
+// CHECK: %[[SRC:.*]] = arith.minui %[[LANE]], %[[LAST]]
+// CHECK: tensor.extract %[[XS]][%[[SRC]]]
+// CHECK: arith.cmpi ult, %[[LANE]], %[[N]]
+// CHECK: %[[R:.*]]:2 = func.call @count_gang_vmap_bu_4_masked_gang(%[[G]]#0, %{{.*}}, %[[G]]#1)
+// CHECK: scf.for
+// CHECK: %[[KEEP:.*]] = tensor.extract %[[G]]#1
+// CHECK: scf.if %[[KEEP]]
+// CHECK: tensor.extract %[[R]]#0
+// CHECK: tensor.insert
+
+func.func @count(%x0: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-remark @+2 {{loop is gang (width 4): predicate depends on carry #0, batched through argument #0; divergent=gang; its 3 lanes fit in one gang: one masked loop}}
+  // expected-remark @+1 {{loop is gang (width 4): predicate depends on carry #0, batched through argument #0; divergent=gang}}
+  %r:2 = scf.while (%x = %x0, %n = %c0) : (i32, i32) -> (i32, i32) {
+    %go = arith.cmpi sgt, %x, %c0 : i32
+    scf.condition(%go) %x, %n : i32, i32
+  } do {
+  ^bb0(%x: i32, %n: i32):
+    %x1 = arith.subi %x, %c1 : i32
+    %n1 = arith.addi %n, %c1 : i32
+    scf.yield %x1, %n1 : i32, i32
+  }
+  return %r#1 : i32
+}
+func.func @main(%xs: tensor<?xi32>) -> tensor<?xi32> {
+  %r = loom.vmap @count(%xs) in_axes [0] out_axes [0] : (tensor<?xi32>) -> tensor<?xi32>
+  return %r : tensor<?xi32>
+}
+func.func @main3(%xs: tensor<3xi32>) -> tensor<3xi32> {
+  %r = loom.vmap @count(%xs) in_axes [0] out_axes [0] : (tensor<3xi32>) -> tensor<3xi32>
+  return %r : tensor<3xi32>
+}
+
+// -----
+
+// A nest: the gang is decided at the outermost loop; the loops nested in it
+// run masked on the gang's 4 lanes, a pin to per-lane is honoured. A gang
+// under an enclosing mask (a per-lane branch) ANDs that mask in at each
+// gathered lane, and the lanes it clears keep their init.
+
+// CHECK-LABEL: func.func private @nest_gang_vmap_buu_4_masked_gang(
+// CHECK: } attributes {loom.strategy = #loom.strategy<masked>}
+// CHECK: } attributes {loom.strategy = #loom.strategy<per_lane>}
+// CHECK: } attributes {loom.strategy = #loom.strategy<masked>}
+// CHECK-LABEL: func.func private @under_branch_vmap_b(
+// CHECK: scf.for
+// CHECK: %[[MASK:.*]] = tensor.extract %{{.*}}[%[[SRC:.*]]] : tensor<?xi1>
+// CHECK: arith.andi %{{.*}}, %[[MASK]] : i1
+// CHECK: func.call @under_branch_gang_vmap_bb_4_masked_gang(
+
+func.func @nest(%x0: i32, %k: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-remark @+1 {{loop is gang (width 4): predicate depends on carry #0, batched through argument #0; divergent=gang}}
+  %r:2 = scf.while (%x = %x0, %n = %c0) : (i32, i32) -> (i32, i32) {
+    %go = arith.cmpi sgt, %x, %c0 : i32
+    scf.condition(%go) %x, %n : i32, i32
+  } do {
+  ^bb0(%x: i32, %n: i32):
+    // expected-remark @+1 {{loop is masked: it runs inside a gang of 4 lanes, on the gang's lanes}}
+    %m = scf.while (%y = %x) : (i32) -> i32 {
+      %more = arith.cmpi sgt, %y, %k : i32
+      scf.condition(%more) %y : i32
+    } do {
+    ^bb0(%y: i32):
+      %y1 = arith.subi %y, %c1 : i32
+      scf.yield %y1 : i32
+    }
+    // expected-remark @+1 {{loop is per-lane: predicate depends on carry #0, batched through argument #0; pinned by loom.strategy, inside a gang}}
+    %p = scf.while (%y = %x) : (i32) -> i32 {
+      %more = arith.cmpi sgt, %y, %c1 : i32
+      scf.condition(%more) %y : i32
+    } do {
+    ^bb0(%y: i32):
+      %y1 = arith.subi %y, %c1 : i32
+      scf.yield %y1 : i32
+    } attributes {loom.strategy = #loom.strategy<per_lane>}
+    %x1 = arith.subi %x, %c1 : i32
+    %n1 = arith.addi %n, %m : i32
+    %n2 = arith.addi %n1, %p : i32
+    scf.yield %x1, %n2 : i32, i32
+  }
+  return %r#1 : i32
+}
+func.func @under_branch(%x0: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %pos = arith.cmpi sgt, %x0, %c1 : i32
+  %r = scf.if %pos -> i32 {
+    // expected-remark @+1 {{loop is gang (width 4): predicate depends on carry #0, batched through argument #0; divergent=gang}}
+    %w = scf.while (%x = %x0) : (i32) -> i32 {
+      %go = arith.cmpi sgt, %x, %c1 : i32
+      scf.condition(%go) %x : i32
+    } do {
+    ^bb0(%x: i32):
+      %x1 = arith.divsi %x, %x0 : i32
+      scf.yield %x1 : i32
+    }
+    scf.yield %w : i32
+  } else {
+    scf.yield %c0 : i32
+  }
+  return %r : i32
+}
+func.func @main(%xs: tensor<?xi32>, %k: i32) -> (tensor<?xi32>, tensor<?xi32>) {
+  %r = loom.vmap @nest(%xs, %k) in_axes [0, none] out_axes [0] : (tensor<?xi32>, i32) -> tensor<?xi32>
+  %s = loom.vmap @under_branch(%xs) in_axes [0] out_axes [0] : (tensor<?xi32>) -> tensor<?xi32>
+  return %r, %s : tensor<?xi32>, tensor<?xi32>
+}
