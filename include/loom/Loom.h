@@ -112,6 +112,11 @@ struct LoopCounters {
   /// A masked loop counts its active lanes; any other loop one lane per
   /// iteration (a per-lane loop runs one lane at a time).
   bool masked = false;
+  /// The lanes each iteration of a masked loop covers when that is fixed:
+  /// a gang's width (divergent=gang). 0: the shard's lanes
+  /// (Counters::lanes). Lane utilisation is activeLaneIterations /
+  /// (iterations * lanes). Libraries loaded by Executable::load record 0.
+  int64_t lanes = 0;
   std::vector<int64_t> iterations;
   std::vector<int64_t> activeLaneIterations;
 };

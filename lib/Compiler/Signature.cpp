@@ -145,9 +145,12 @@ Status describeMesh(mlir::ModuleOp module, const std::string &name,
         entry.getResultAttr(i, LoomDialect::kBatchAxisAttrName)));
   if (auto table =
           module->getAttrOfType<mlir::ArrayAttr>(LoomDialect::kLoopsAttrName))
-    for (auto loop : table.getAsRange<mlir::DictionaryAttr>())
+    for (auto loop : table.getAsRange<mlir::DictionaryAttr>()) {
       impl.loops.emplace_back(loop.getAs<mlir::StringAttr>("loc").str(),
                               loop.getAs<mlir::BoolAttr>("masked").getValue());
+      auto lanes = loop.getAs<mlir::IntegerAttr>("lanes");
+      impl.loopLanes.push_back(lanes ? lanes.getInt() : 0);
+    }
   return Status::success();
 }
 

@@ -173,6 +173,7 @@ Result<Counters> Executable::counters() const {
     LoopCounters loop;
     loop.location = impl->loops[id].first;
     loop.masked = impl->loops[id].second;
+    loop.lanes = id < impl->loopLanes.size() ? impl->loopLanes[id] : 0;
     for (const ShardStats &shard : stats.shards) {
       LoopStats s = id < shard.loops.size() ? shard.loops[id] : LoopStats();
       loop.iterations.push_back(s.iterations);

@@ -143,7 +143,8 @@ static Status printCounters(const Executable &exe) {
     for (size_t s = 0; s < loop.iterations.size(); ++s) {
       iterations += loop.iterations[s];
       active += loop.activeLaneIterations[s];
-      slots += loop.iterations[s] * counters->lanes[s];
+      slots +=
+          loop.iterations[s] * (loop.lanes ? loop.lanes : counters->lanes[s]);
     }
     std::string line =
         fmt::format("loop {} ({}): iterations per shard per call {}",

@@ -64,6 +64,9 @@ struct Executable::Impl {
   /// numbered, by id: location and whether the loop is masked.
   bool countsLoops = false;
   std::vector<std::pair<std::string, bool>> loops;
+  /// By id: the lanes each iteration of a masked loop covers when fixed (a
+  /// gang's), 0 for the shard's lanes (and for loops of a loaded library).
+  std::vector<int64_t> loopLanes;
 
   /// Builds `defaults` from the inputs' `loom.default`s.
   Status buildDefaults();

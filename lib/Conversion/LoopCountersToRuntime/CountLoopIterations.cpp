@@ -25,11 +25,15 @@ using namespace mlir::loom;
 
 namespace {
 
-/// The lane mask of a loop loom-vmap built masked: the operand of the
-/// loom.any that decides it, seen through the all-reduce loom-shard may have
-/// put around it. Any other loop runs as one lane.
+/// The lane mask of a loop loom-vmap built masked (or of a gang's slots,
+/// with refill): the operand of the loom.any that decides it, seen through
+/// the all-reduce loom-shard may have put around it. Any other loop runs as
+/// one lane.
 Value maskOf(scf::WhileOp loop) {
-  if (!isMaskedByVmap(loop))
+  auto strategy =
+      loop->getAttrOfType<LoopStrategyAttr>(LoomDialect::kStrategyAttrName);
+  if (!isMaskedByVmap(loop) &&
+      !(strategy && strategy.getValue() == LoopStrategy::Gang))
     return {};
   Value cond = lookThroughScalarAllReduce(loop.getConditionOp().getCondition());
   if (auto any = cond.getDefiningOp<AnyOp>())
@@ -100,9 +104,17 @@ struct LoomCountLoopIterations
             nb.create<func::CallOp>(nl, counter, ValueRange{ctx, idV, lanes});
             nb.create<scf::YieldOp>(nl);
           });
-      table.push_back(b.getDictionaryAttr(
-          {b.getNamedAttr("loc", b.getStringAttr(locationString(loc))),
-           b.getNamedAttr("masked", b.getBoolAttr(static_cast<bool>(mask)))}));
+      SmallVector<NamedAttribute> entry{
+          b.getNamedAttr("loc", b.getStringAttr(locationString(loc))),
+          b.getNamedAttr("masked", b.getBoolAttr(static_cast<bool>(mask)))};
+      // A gang's mask has its fixed width, not the shard's lanes: the lanes
+      // each iteration covers, for lane utilisation.
+      if (mask)
+        if (int64_t lanes =
+                cast<RankedTensorType>(mask.getType()).getDimSize(0);
+            !ShapedType::isDynamic(lanes))
+          entry.push_back(b.getNamedAttr("lanes", b.getI64IntegerAttr(lanes)));
+      table.push_back(b.getDictionaryAttr(entry));
       ++id;
     });
     module->setAttr(LoomDialect::kLoopsAttrName, b.getArrayAttr(table));

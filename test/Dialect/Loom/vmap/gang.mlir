@@ -1,4 +1,5 @@
 // RUN: loom-opt %s -loom-vmap="divergent=gang gang-width=4" -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: loom-opt %s -loom-vmap="divergent=gang gang-width=4 refill=1" -split-input-file -mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=REFILL
 
 // divergent=gang: the outermost divergent loop runs in gangs of gang-width
 // lanes. The loop is outlined and batched at 4 lanes under a mask; each gang
@@ -34,6 +35,41 @@
 // CHECK: scf.if %[[KEEP]]
 // CHECK: tensor.extract %[[R]]#0
 // CHECK: tensor.insert
+
+// refill=1: 4 slots. The first gang fills them (lanes 0 .. 3, clamped);
+// then, while a slot is live: the before block on the slots, a loop over
+// slots that retires a slot whose lane is done (its results written at its
+// lane) and gives a slot that holds no running lane the next lane, then the
+// after block under the slots still running, selected into the carries. A
+// batch of 0 skips it all. The outlined before and after functions are
+// erased.
+// REFILL: remark: loop is gang (width 4, refill): predicate depends on carry #0, batched through argument #0; divergent=gang
+// REFILL-NOT: func.func private @count_gang_before(
+// REFILL-NOT: func.func private @count_gang_after(
+// REFILL-LABEL: func.func private @count_vmap_b(
+// REFILL-SAME: %[[XS:.*]]: tensor<?xi32>
+// REFILL: %[[N:.*]] = tensor.dim %[[XS]]
+// REFILL: %[[ANY:.*]] = arith.cmpi ugt, %[[N]], %{{.*}} : index
+// REFILL: scf.if %[[ANY]]
+// REFILL: %[[NEXT:.*]] = arith.minui %{{.*}}, %[[N]] : index
+// REFILL: scf.while ({{.*}}%[[LIVE:.*]] = %{{.*}}, %{{.*}} = %[[NEXT]],
+// REFILL: loom.any %[[LIVE]] along 0 : tensor<4xi1> -> i1
+// REFILL: } do {
+// REFILL: %[[P:.*]]:3 = func.call @count_gang_before_vmap_bb_4_masked_gang(
+// REFILL: %[[SLOTS:.*]]:8 = scf.for %[[S:.*]] = {{.*}} iter_args(
+// REFILL: %[[LANE:.*]] = tensor.extract %{{.*}}[%[[S]]] : tensor<4xindex>
+// REFILL: scf.if
+// REFILL: tensor.insert %{{.*}} into %{{.*}}[%[[LANE]]] : tensor<?xi32>
+// REFILL: arith.cmpi ult, %{{.*}}, %[[N]] : index
+// REFILL: scf.if
+// REFILL: tensor.extract %[[XS]][%[[PENDING:.*]]] : tensor<?xi32>
+// REFILL: tensor.insert %[[PENDING]] into %{{.*}}[%[[S]]] : tensor<4xindex>
+// REFILL: arith.addi %[[PENDING]], %c1
+// REFILL: func.call @count_gang_after_vmap_bb_4_masked_gang(%[[P]]#1, %[[P]]#2, %[[SLOTS]]#7)
+// REFILL: linalg.generic
+// REFILL: arith.select
+// REFILL: } else {
+// REFILL-NEXT: scf.yield %[[XS]]
 
 func.func @count(%x0: i32) -> i32 {
   %c0 = arith.constant 0 : i32

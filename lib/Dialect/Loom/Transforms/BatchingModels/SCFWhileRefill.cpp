@@ -28,6 +28,7 @@
 
 #include "BatchingModels.h"
 
+#include "loom/Dialect/Loom/IR/LoomDialect.h"
 #include "loom/Dialect/Loom/IR/LoomOps.h"
 #include "loom/Dialect/Loom/Utils/BatchingUtils.h"
 
@@ -368,6 +369,11 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
                                     carry);
               wb.create<scf::YieldOp>(wl, t.flatten());
             });
+        // What loom-vmap decided, and what makes loom-count-loop-iterations
+        // count the live slots as this loop's lanes.
+        refill->setAttr(
+            LoomDialect::kStrategyAttrName,
+            LoopStrategyAttr::get(loop.getContext(), LoopStrategy::Gang));
         Slots done =
             Slots::unflatten(refill.getResults(), numCarries, numCaptured);
         b.create<scf::YieldOp>(l, done.outs);
