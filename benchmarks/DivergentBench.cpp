@@ -7,11 +7,11 @@
 // The divergent-loop suite (benchmarks/divergent/*.mlir): each program's
 // @main over 12,800 lanes (64 distinct lanes tiled, as the inputs of
 // benchmarks/divergent/suite.py), compiled for every divergent-loop strategy
-// the API knows (masked, per-lane, gang once it exists, and auto) at 1 and 2
-// shards, timed side by side in one run. The fastest strategy, auto's choice
-// and auto over the fastest are what the cost model is fitted to and judged
-// on (benchmarks/fit-cost-model.py, docs/vmap.md); benchmarks/report.py
-// renders the table.
+// the API knows (masked, per-lane, gang and gang with refill at the default
+// width, and auto) at 1 and 2 shards, timed side by side in one run. The
+// fastest strategy, auto's choice and auto over the fastest are what the cost
+// model is fitted to and judged on (benchmarks/fit-cost-model.py,
+// docs/vmap.md); benchmarks/report.py renders the table.
 //
 // Every variant's outputs are checked bit for bit against the 1-shard
 // per-lane run before it is timed; a mismatch fails the run (exit status 1).
@@ -164,20 +164,41 @@ void loadPrograms() {
 // Variants, compiled once
 //===----------------------------------------------------------------------===//
 
-/// Every strategy the API parses: gang joins by itself once it exists.
-std::vector<loom::DivergentPolicy> strategies() {
-  std::vector<loom::DivergentPolicy> all;
+/// A strategy as the suite times it: a policy, and for gangs (at the
+/// default width) whether their slots refill.
+struct Strategy {
+  loom::DivergentPolicy policy;
+  bool refill = false;
+  bool operator!=(const Strategy &o) const {
+    return policy != o.policy || refill != o.refill;
+  }
+};
+
+std::string nameOf(Strategy s) {
+  return std::string(loom::toString(s.policy)) + (s.refill ? "-refill" : "");
+}
+
+const Strategy kPerLane{loom::DivergentPolicy::PerLane};
+const Strategy kAuto{loom::DivergentPolicy::Auto};
+
+/// Every strategy the API parses, gang with and without refill.
+std::vector<Strategy> strategies() {
+  std::vector<Strategy> all;
   for (const char *word : {"masked", "per-lane", "gang", "auto"})
-    if (auto p = loom::parseDivergentPolicy(word))
-      all.push_back(p.take());
+    if (auto p = loom::parseDivergentPolicy(word)) {
+      all.push_back({p.take()});
+      if (all.back().policy == loom::DivergentPolicy::Gang)
+        all.push_back({loom::DivergentPolicy::Gang, true});
+    }
   return all;
 }
 
-loom::CompileOptions optionsFor(loom::DivergentPolicy d, int shards) {
+loom::CompileOptions optionsFor(Strategy d, int shards) {
   loom::CompileOptions options;
   options.entry = "main";
   options.shards = shards;
-  options.divergent = d;
+  options.divergent = d.policy;
+  options.refill = d.refill;
   return options;
 }
 
@@ -186,13 +207,11 @@ struct Compiled {
   double compileSeconds = 0;
 };
 
-const Compiled &compiled(const Program &p, loom::DivergentPolicy d,
-                         int shards) {
+const Compiled &compiled(const Program &p, Strategy d, int shards) {
   // Never destroyed: an ExecutionEngine torn down by exit's handlers, after
   // LLVM's own statics, crashes in its destructor.
   static auto &cache = *new std::map<std::string, Compiled>;
-  std::string key =
-      p.name + "/" + std::to_string(shards) + "/" + loom::toString(d);
+  std::string key = p.name + "/" + std::to_string(shards) + "/" + nameOf(d);
   auto it = cache.find(key);
   if (it != cache.end())
     return it->second;
@@ -214,10 +233,7 @@ const Outputs &reference(const Program &p) {
   static std::map<const Program *, Outputs> refs;
   auto it = refs.find(&p);
   if (it == refs.end())
-    it = refs.emplace(
-                 &p,
-                 call(*compiled(p, loom::DivergentPolicy::PerLane, 1).exe, p))
-             .first;
+    it = refs.emplace(&p, call(*compiled(p, kPerLane, 1).exe, p)).first;
   return it->second;
 }
 
@@ -238,8 +254,7 @@ std::pair<int, int> autoChoice(const Program &p, int shards) {
   auto [it, fresh] = cache.try_emplace({&p, shards});
   if (!fresh)
     return it->second;
-  loom::CompileOptions options =
-      optionsFor(loom::DivergentPolicy::Auto, shards);
+  loom::CompileOptions options = optionsFor(kAuto, shards);
   options.countLoops = true;
   options.optLevel = 0;
   Executable exe = orDie(Executable::compileFile(p.path, options),
@@ -253,8 +268,7 @@ std::pair<int, int> autoChoice(const Program &p, int shards) {
 }
 
 /// The module after the pipeline and bufferization (EmitStage::MLIR).
-std::string loweredModule(const std::string &path, loom::DivergentPolicy d,
-                          int shards) {
+std::string loweredModule(const std::string &path, Strategy d, int shards) {
   std::filesystem::path out =
       std::filesystem::temp_directory_path() /
       ("loom-bench-divergent-" + std::to_string(getpid()) + ".mlir");
@@ -277,24 +291,23 @@ double sameCodeAs(const std::string &path, int shards) {
   auto [it, fresh] = cache.try_emplace({path, shards}, 0.0);
   if (!fresh)
     return it->second;
-  std::string mine = loweredModule(path, loom::DivergentPolicy::Auto, shards);
-  std::vector<loom::DivergentPolicy> all = strategies();
+  std::string mine = loweredModule(path, kAuto, shards);
+  std::vector<Strategy> all = strategies();
   for (size_t i = 0; i < all.size(); ++i)
-    if (all[i] != loom::DivergentPolicy::Auto &&
-        loweredModule(path, all[i], shards) == mine)
+    if (all[i] != kAuto && loweredModule(path, all[i], shards) == mine)
       return it->second = static_cast<double>(i + 1);
   return it->second;
 }
 
-void benchVariant(benchmark::State &state, const Program *p,
-                  loom::DivergentPolicy d, int shards) {
+void benchVariant(benchmark::State &state, const Program *p, Strategy d,
+                  int shards) {
   const Compiled &c = compiled(*p, d, shards);
   if (!sameBits(call(*c.exe, *p), reference(*p))) {
     anyMismatch = true;
     std::fprintf(stderr,
                  "loom-bench-divergent: MISMATCH: %s/s%d/%s differs from the "
                  "1-shard per-lane run\n",
-                 p->name.c_str(), shards, loom::toString(d));
+                 p->name.c_str(), shards, nameOf(d).c_str());
     state.SkipWithError("outputs differ from the 1-shard per-lane run");
     return;
   }
@@ -305,7 +318,7 @@ void benchVariant(benchmark::State &state, const Program *p,
   state.counters["compile_ms"] = 1e3 * c.compileSeconds;
   state.counters["held_out"] = p->heldOut;
   state.counters["lanes"] = static_cast<double>(kBatch);
-  if (d == loom::DivergentPolicy::Auto) {
+  if (d.policy == loom::DivergentPolicy::Auto) {
     auto [masked, loops] = autoChoice(*p, shards);
     state.counters["masked_loops"] = masked;
     state.counters["loops"] = loops;
@@ -339,9 +352,9 @@ void registerAll() {
     }
   for (const Program &p : programs())
     for (int shards : {1, 2})
-      for (loom::DivergentPolicy d : strategies()) {
+      for (Strategy d : strategies()) {
         std::string name = "divergent/" + p.name + "/s" +
-                           std::to_string(shards) + "/" + loom::toString(d);
+                           std::to_string(shards) + "/" + nameOf(d);
         benchmark::RegisterBenchmark(name.c_str(), benchVariant, &p, d, shards)
             ->Unit(benchmark::kMillisecond)
             ->UseRealTime();

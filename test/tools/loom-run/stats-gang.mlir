@@ -10,7 +10,7 @@
 // RUN: python3 -c "import struct,sys; h=\"{'descr': '<i4', 'fortran_order': False, 'shape': (5,), }\".ljust(117)+'\n'; sys.stdout.buffer.write(b'\x93NUMPY\x01\x00'+struct.pack('<H',len(h))+h.encode()+struct.pack('<5i',3,1,0,2,5))" > %t.npy
 // RUN: loom-run %s --divergent gang --gang-width 4 --input xs=%t.npy --stats | FileCheck %s --check-prefix=GANG
 // GANG: steps: 5xi32 {{.*}}[3, 1, 0, 2, ...]
-// GANG: loop {{.*}}stats-gang.mlir:[[@LINE+23]]:10 (masked): iterations per shard per call [6], active lane-iterations 7 of 24 (29.2% lane utilisation)
+// GANG: loop {{.*}}stats-gang.mlir:[[@LINE+29]]:10 (masked): iterations per shard per call [6], active lane-iterations 7 of 24 (29.2% lane utilisation)
 //
 // 2 shards, [3, 1, 0] and [2, 5]: one gang each, [3, 1, 0 + 1] on 2 trips
 // (1, 1), [2, 5 + 2] on 4 (2, 1, 1, 1): 7 active of (2 + 4) x 4.
@@ -29,6 +29,12 @@
 // Masked on the shard's 5 lanes, for comparison: 4 trips, 3 + 2 + 1 + 1.
 // RUN: loom-run %s --divergent masked --input xs=%t.npy --stats | FileCheck %s --check-prefix=MASKED
 // MASKED: iterations per shard per call [4], active lane-iterations 7 of 20 (35.0% lane utilisation)
+
+// A batch of 0 runs no gang, and refill skips its slots.
+// RUN: python3 -c "import struct,sys; h=\"{'descr': '<i4', 'fortran_order': False, 'shape': (0,), }\".ljust(117)+'\n'; sys.stdout.buffer.write(b'\x93NUMPY\x01\x00'+struct.pack('<H',len(h))+h.encode())" > %t.empty.npy
+// RUN: loom-run %s --divergent gang --gang-width 4 --input xs=%t.empty.npy | FileCheck %s --check-prefix=EMPTY
+// RUN: loom-run %s --divergent gang --gang-width 4 --refill --shards 2 --input xs=%t.empty.npy | FileCheck %s --check-prefix=EMPTY
+// EMPTY: steps: 0xi32
 
 func.func @count(%x0: i32) -> i32 {
   %c0 = arith.constant 0 : i32
