@@ -104,7 +104,7 @@
 // Unknown strategy and backend words list the known ones.
 // RUN: not loom-run %{mwe} %{lane} --divergent sideways > %t.div 2>&1
 // RUN: FileCheck %s --check-prefix=DIV < %t.div && count 1 < %t.div
-// DIV: {{^}}loom-run: unknown divergent strategy 'sideways' (expected one of: auto, masked, per-lane){{$}}
+// DIV: {{^}}loom-run: unknown divergent strategy 'sideways' (expected one of: auto, masked, per-lane, gang){{$}}
 // RUN: not loom-run %{mwe} %{lane} --loop-sync sometimes > %t.sync 2>&1
 // RUN: FileCheck %s --check-prefix=SYNC < %t.sync && count 1 < %t.sync
 // SYNC: {{^}}loom-run: unknown loop-sync mode 'sometimes' (expected one of: auto, global, local){{$}}
