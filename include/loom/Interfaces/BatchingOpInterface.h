@@ -87,6 +87,9 @@ public:
   /// Batches every op of `original` but its terminator at `builder`'s
   /// insertion point. Rules of region ops build their terminators.
   virtual LogicalResult batchBlock(Block &original, OpBuilder &builder) = 0;
+  /// Batches the one op `original` at `builder`'s insertion point, as
+  /// `batchBlock` batches each op of a block.
+  virtual LogicalResult batchOp(Operation &original, OpBuilder &builder) = 0;
 
   /// The clone of `call`'s callee batched for its operands' batchedness;
   /// `resultBatched` receives which of its results are batched.

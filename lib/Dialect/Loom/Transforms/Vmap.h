@@ -140,6 +140,7 @@ public:
   Value getAllTrue(OpBuilder &builder, Location loc) override;
 
   LogicalResult batchBlock(Block &original, OpBuilder &builder) override;
+  LogicalResult batchOp(Operation &original, OpBuilder &builder) override;
   FailureOr<func::FuncOp>
   getBatchedCallee(func::CallOp call,
                    SmallVectorImpl<bool> &resultBatched) override;

@@ -107,40 +107,45 @@ static void guardUnbatchedTraps(BatchingContext &context, OpBuilder &builder,
 }
 
 LogicalResult FunctionBatcher::batchBlock(Block &original, OpBuilder &builder) {
-  for (Operation &op : original.without_terminator()) {
-    // An op that reads nothing per-lane computes the same on every lane:
-    // it is cloned as it is, and its results stay unbatched.
-    if (!analysis.usesBatched(&op)) {
-      Operation *clone = builder.clone(op, mapping);
-      guardUnbatchedTraps(*this, builder, clone);
-      recordDecided(clone, LoopStrategy::Uniform);
-      remarkNestedLoops(&op, /*includeSelf=*/true,
-                        "loop is uniform: it reads no per-lane value");
+  for (Operation &op : original.without_terminator())
+    if (failed(batchOp(op, builder)))
+      return failure();
+  return success();
+}
+
+LogicalResult FunctionBatcher::batchOp(Operation &op, OpBuilder &builder) {
+  // An op that reads nothing per-lane computes the same on every lane:
+  // it is cloned as it is, and its results stay unbatched.
+  if (!analysis.usesBatched(&op)) {
+    Operation *clone = builder.clone(op, mapping);
+    guardUnbatchedTraps(*this, builder, clone);
+    recordDecided(clone, LoopStrategy::Uniform);
+    remarkNestedLoops(&op, /*includeSelf=*/true,
+                      "loop is uniform: it reads no per-lane value");
+    return success();
+  }
+  auto rule = dyn_cast<BatchingOpInterface>(&op);
+  if (!rule)
+    return op.emitError()
+           << "no batching rule for '" << op.getName()
+           << "': loom-vmap cannot batch it when it reads a per-lane value";
+  if (failed(rule.batch(*this, builder)))
+    return failure();
+  for (OpResult result : op.getResults()) {
+    Value batched = mapping.lookupOrNull(result);
+    Type expected =
+        isBatched(result) ? getBatchedType(result.getType()) : result.getType();
+    if (batched && batched.getType() == expected)
+      continue;
+    // A rule may leave a batched result unbatched when it happens to be
+    // the same on every lane; anything else is a broken rule.
+    if (batched && batched.getType() == result.getType()) {
+      map(result, broadcast(builder, op.getLoc(), batched));
       continue;
     }
-    auto rule = dyn_cast<BatchingOpInterface>(&op);
-    if (!rule)
-      return op.emitError()
-             << "no batching rule for '" << op.getName()
-             << "': loom-vmap cannot batch it when it reads a per-lane value";
-    if (failed(rule.batch(*this, builder)))
-      return failure();
-    for (OpResult result : op.getResults()) {
-      Value batched = mapping.lookupOrNull(result);
-      Type expected = isBatched(result) ? getBatchedType(result.getType())
-                                        : result.getType();
-      if (batched && batched.getType() == expected)
-        continue;
-      // A rule may leave a batched result unbatched when it happens to be
-      // the same on every lane; anything else is a broken rule.
-      if (batched && batched.getType() == result.getType()) {
-        map(result, broadcast(builder, op.getLoc(), batched));
-        continue;
-      }
-      return op.emitError() << "batching rule of '" << op.getName()
-                            << "' gave result #" << result.getResultNumber()
-                            << (batched ? " the wrong type" : " no value");
-    }
+    return op.emitError() << "batching rule of '" << op.getName()
+                          << "' gave result #" << result.getResultNumber()
+                          << (batched ? " the wrong type" : " no value");
   }
   return success();
 }

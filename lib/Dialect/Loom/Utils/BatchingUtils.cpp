@@ -157,6 +157,15 @@ Value mlir::loom::allocTensorLike(OpBuilder &builder, Location loc,
   return builder.create<bufferization::AllocTensorOp>(loc, type, sizes);
 }
 
+Value mlir::loom::allocLanes(BatchingContext &context, OpBuilder &builder,
+                             Location loc, Type laneType) {
+  auto type = cast<RankedTensorType>(context.getBatchedType(laneType));
+  SmallVector<Value> sizes;
+  if (type.isDynamicDim(0))
+    sizes.push_back(context.getBatchSize());
+  return builder.create<bufferization::AllocTensorOp>(loc, type, sizes);
+}
+
 Value mlir::loom::copyToNewTensor(OpBuilder &builder, Location loc,
                                   Value tensor) {
   // An allocation, not a tensor.empty: CSE would make two copies of one

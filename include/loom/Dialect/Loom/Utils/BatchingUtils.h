@@ -74,6 +74,10 @@ Value getLaneValue(BatchingContext &context, OpBuilder &builder, Location loc,
 /// bufferization.alloc_tensor, which CSE leaves alone, where two tensor.empty
 /// of one size would become one.
 Value allocTensorLike(OpBuilder &builder, Location loc, Value like);
+/// A batch of scalars `laneType` in a buffer of its own (an alloc_tensor, as
+/// allocTensorLike): a loop's lane mask, or values a loop over lanes writes.
+Value allocLanes(BatchingContext &context, OpBuilder &builder, Location loc,
+                 Type laneType);
 
 /// A copy of `tensor` in a tensor of its own (linalg.copy into
 /// `allocTensorLike`): once bufferized, a buffer with the identity layout,

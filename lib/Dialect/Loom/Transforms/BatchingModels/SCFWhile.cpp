@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BatchingModels.h"
+#include "SCFWhileMasked.h"
 
 #include "loom/Dialect/Loom/IR/LoomOps.h"
 #include "loom/Dialect/Loom/Utils/BatchingUtils.h"
@@ -110,61 +111,12 @@ static SmallVector<unsigned> orderSelects(ArrayRef<Value> updated,
   return order;
 }
 
-/// The carry `forwarded` is, when scf.condition passes a carry through.
-static std::optional<unsigned> getForwardedCarry(scf::WhileOp loop,
-                                                 Value forwarded) {
+std::optional<unsigned> mlir::loom::getForwardedCarry(scf::WhileOp loop,
+                                                      Value forwarded) {
   auto arg = dyn_cast<BlockArgument>(forwarded);
   if (!arg || arg.getOwner() != loop.getBeforeBody())
     return std::nullopt;
   return arg.getArgNumber();
-}
-
-/// True for a scalar loop that can run as one loop over lanes per
-/// iteration: scalar carries, a condition that forwards carries, and
-/// regions of pure elementwise ops (arith, math) on scalars only.
-static bool isElementwiseLoop(scf::WhileOp loop) {
-  auto isScalar = [](Type type) { return type.isIntOrIndexOrFloat(); };
-  if (!llvm::all_of(loop.getInits().getTypes(), isScalar))
-    return false;
-  for (Value forwarded : loop.getConditionOp().getArgs())
-    if (!getForwardedCarry(loop, forwarded))
-      return false;
-  for (Region *region : {&loop.getBefore(), &loop.getAfter()})
-    for (Operation &op : region->front().without_terminator())
-      if (op.getNumRegions() != 0 || !isMemoryEffectFree(&op) ||
-          !(op.hasTrait<OpTrait::Elementwise>() ||
-            op.hasTrait<OpTrait::ConstantLike>()) ||
-          !llvm::all_of(op.getOperandTypes(), isScalar) ||
-          !llvm::all_of(op.getResultTypes(), isScalar))
-        return false;
-  llvm::SetVector<Value> captured;
-  getUsedValuesDefinedAbove(loop->getRegions(), captured);
-  return llvm::all_of(captured, [&](Value v) { return isScalar(v.getType()); });
-}
-
-/// Clones the ops of `block` but its terminator for one lane, with every
-/// operand that can trap made safe where `laneMask` (an i1, or null for
-/// none) is false. Returns the terminator's operands, mapped.
-static SmallVector<Value> cloneLaneBlock(OpBuilder &b, Location loc,
-                                         Block &block, IRMapping &map,
-                                         Value laneMask) {
-  for (Operation &op : block.without_terminator()) {
-    Operation *clone = b.clone(op, map);
-    std::optional<TrapGuard> guard = getTrapGuard(&op);
-    if (!guard || !laneMask)
-      continue;
-    OpBuilder::InsertionGuard before(b);
-    b.setInsertionPoint(clone);
-    Value operand = clone->getOperand(guard->operand);
-    Value safe = b.create<arith::ConstantOp>(
-        loc, b.getIntegerAttr(operand.getType(), guard->safeValue));
-    clone->setOperand(guard->operand,
-                      b.create<arith::SelectOp>(loc, laneMask, operand, safe));
-  }
-  SmallVector<Value> results;
-  for (Value operand : block.getTerminator()->getOperands())
-    results.push_back(map.lookupOrDefault(operand));
-  return results;
 }
 
 /// Maps `originals` (the scalar loop's block arguments) to `args` and
@@ -177,11 +129,8 @@ static LogicalResult batchLoopBlock(BatchingContext &context,
   return context.batchBlock(body, builder);
 }
 
-/// Gives `newLoop` the attributes of `loop`, and the strategy loom-vmap
-/// decided for it, which replaces what was asked for (loom-vmap's contract
-/// for loom.strategy on the loops it builds).
-static void setDecided(scf::WhileOp newLoop, scf::WhileOp loop,
-                       LoopStrategy strategy) {
+void mlir::loom::setDecided(scf::WhileOp newLoop, scf::WhileOp loop,
+                            LoopStrategy strategy) {
   newLoop->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
   newLoop->setAttr(LoomDialect::kStrategyAttrName,
                    LoopStrategyAttr::get(loop.getContext(), strategy));
@@ -243,6 +192,8 @@ struct WhileBatchingModel
     case LoopStrategy::Masked:
       if (isElementwiseLoop(loop))
         return batchMaskedFused(loop, context, builder);
+      if (isElementwiseNest(loop))
+        return batchMaskedNest(loop, context, builder);
       return batchMasked(loop, context, builder);
     case LoopStrategy::PerLane:
       return batchPerLane(loop, context, builder);
@@ -347,13 +298,7 @@ struct WhileBatchingModel
     // which an empty tensor holds nothing to protect) gives both loops one
     // buffer.
     Value entryMask = context.getMask();
-    auto maskType =
-        cast<RankedTensorType>(context.getBatchedType(builder.getI1Type()));
-    SmallVector<Value> maskSizes;
-    if (maskType.isDynamicDim(0))
-      maskSizes.push_back(context.getBatchSize());
-    inits.push_back(
-        builder.create<bufferization::AllocTensorOp>(loc, maskType, maskSizes));
+    inits.push_back(allocLanes(context, builder, loc, builder.getI1Type()));
 
     // Where each value the scalar condition forwards lives after the new
     // condition: its carry's position, or a slot after the mask.
@@ -438,116 +383,6 @@ struct WhileBatchingModel
       // keeps its init there.
       if (at < numCarries)
         context.recordUnchangedOnInactive(newResult, inits[at]);
-    }
-    return success();
-  }
-
-  // vmap(while(c, b)) with batched c and an elementwise scalar body
-  //   => while(any(m)) where, in one loop over lanes per iteration,
-  //      a = e & c(x); x = select(a, b(x), x); m = e & c(x)
-  //
-  // The predicate, every carry's update and the mask the any() reduces are
-  // one pass over the lanes on scalars, which LLVM vectorises; loom-bufferize
-  // folds the any() of the mask into an i1 accumulator of that pass, so no
-  // mask is stored. The before region does the work and the after region
-  // only passes the carries on: a trip with no active lane changes nothing,
-  // so the first trip needs no test. The predicate is evaluated on the old
-  // and on the new carries, as JAX does, rather than kept in memory.
-  static LogicalResult batchMaskedFused(scf::WhileOp loop,
-                                        BatchingContext &context,
-                                        OpBuilder &builder) {
-    Location loc = loop.getLoc();
-    scf::ConditionOp cond = loop.getConditionOp();
-    unsigned numCarries = loop.getInits().size();
-    SmallVector<Value> looked;
-    for (Value init : loop.getInits())
-      looked.push_back(context.lookupBatched(builder, loc, init));
-    SmallVector<Value> inits = ownCarries(builder, loc, looked);
-    Value entryMask = context.getMask();
-    auto maskType =
-        cast<RankedTensorType>(context.getBatchedType(builder.getI1Type()));
-    SmallVector<Value> maskSizes;
-    if (maskType.isDynamicDim(0))
-      maskSizes.push_back(context.getBatchSize());
-    Value maskInit =
-        builder.create<bufferization::AllocTensorOp>(loc, maskType, maskSizes);
-
-    // Values from above: per-lane ones are read at the lane, shared ones
-    // used as they are.
-    llvm::SetVector<Value> captured;
-    getUsedValuesDefinedAbove(loop->getRegions(), captured);
-    SmallVector<std::pair<Value, Value>> capturedValues;
-    for (Value value : captured)
-      capturedValues.push_back(
-          {value, context.isBatched(value)
-                      ? context.lookupBatched(builder, loc, value)
-                      : context.lookup(value)});
-
-    Block &before = *loop.getBeforeBody();
-    Block &after = *loop.getAfterBody();
-    auto newLoop = builder.create<scf::WhileOp>(
-        loc, TypeRange(inits), inits,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          SmallVector<Value> laneInits(args);
-          laneInits.push_back(maskInit);
-          ValueRange lanes = buildLaneLoop(
-              context, b, l, laneInits,
-              [&](OpBuilder &lb, Location ll, Value lane,
-                  ValueRange acc) -> SmallVector<Value> {
-                IRMapping shared;
-                for (auto [original, value] : capturedValues)
-                  shared.map(original,
-                             context.isBatched(original)
-                                 ? lb.create<tensor::ExtractOp>(ll, value, lane)
-                                 : value);
-                Value entry =
-                    entryMask
-                        ? lb.create<tensor::ExtractOp>(ll, entryMask, lane)
-                        : Value();
-                // The lane's predicate on `carries`, under the entry mask.
-                auto predicate = [&](ValueRange carries) -> Value {
-                  IRMapping map = shared;
-                  map.map(before.getArguments(), carries);
-                  Value p = cloneLaneBlock(lb, ll, before, map, entry).front();
-                  return entry ? lb.create<arith::AndIOp>(ll, entry, p) : p;
-                };
-                SmallVector<Value> old;
-                for (Value carry : acc.take_front(numCarries))
-                  old.push_back(lb.create<tensor::ExtractOp>(ll, carry, lane));
-                Value active = predicate(old);
-                IRMapping map = shared;
-                for (auto [arg, forwarded] :
-                     llvm::zip(after.getArguments(), cond.getArgs()))
-                  map.map(arg, old[*getForwardedCarry(loop, forwarded)]);
-                SmallVector<Value> next =
-                    cloneLaneBlock(lb, ll, after, map, active);
-                for (unsigned i = 0; i < numCarries; ++i)
-                  next[i] =
-                      lb.create<arith::SelectOp>(ll, active, next[i], old[i]);
-                Value again = predicate(next);
-                SmallVector<Value> updated;
-                for (auto [value, carry] : llvm::zip(next, acc))
-                  updated.push_back(
-                      lb.create<tensor::InsertOp>(ll, value, carry, lane));
-                updated.push_back(
-                    lb.create<tensor::InsertOp>(ll, again, acc.back(), lane));
-                return updated;
-              });
-          Value any = b.create<AnyOp>(cond.getLoc(), b.getI1Type(),
-                                      lanes.back(), b.getI64IntegerAttr(0));
-          b.create<scf::ConditionOp>(cond.getLoc(), any,
-                                     lanes.take_front(numCarries));
-        },
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          b.create<scf::YieldOp>(loop.getYieldOp().getLoc(), args);
-        });
-    setDecided(newLoop, loop, LoopStrategy::Masked);
-    for (auto [result, forwarded] :
-         llvm::zip(loop.getResults(), cond.getArgs())) {
-      unsigned at = *getForwardedCarry(loop, forwarded);
-      Value newResult = newLoop.getResult(at);
-      context.map(result, newResult);
-      context.recordUnchangedOnInactive(newResult, inits[at]);
     }
     return success();
   }

@@ -1,0 +1,47 @@
+//===- SCFWhileMasked.h - Masked scf.while run lane by lane -----*- C++ -*-===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The masked lowerings of scf.while whose straight-line code runs as loops
+// over lanes on scalars (SCFWhileMasked.cpp), and what they share with the
+// other lowerings of SCFWhile.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LOOM_LIB_DIALECT_LOOM_TRANSFORMS_BATCHINGMODELS_SCFWHILEMASKED_H
+#define LOOM_LIB_DIALECT_LOOM_TRANSFORMS_BATCHINGMODELS_SCFWHILEMASKED_H
+
+#include "loom/Dialect/Loom/IR/LoomOps.h"
+#include "loom/Interfaces/BatchingOpInterface.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace mlir::loom {
+
+/// The carry `forwarded` is, when scf.condition passes a carry through.
+std::optional<unsigned> getForwardedCarry(scf::WhileOp loop, Value forwarded);
+
+/// Gives `newLoop` the attributes of `loop`, and the strategy loom-vmap
+/// decided for it, which replaces what was asked for (loom-vmap's contract
+/// for loom.strategy on the loops it builds).
+void setDecided(scf::WhileOp newLoop, scf::WhileOp loop, LoopStrategy strategy);
+
+/// True for a scalar loop that can run as one loop over lanes per
+/// iteration: scalar carries, a condition that forwards carries, and
+/// regions of pure elementwise ops (arith, math) on scalars only.
+bool isElementwiseLoop(scf::WhileOp loop);
+LogicalResult batchMaskedFused(scf::WhileOp loop, BatchingContext &context,
+                               OpBuilder &builder);
+
+/// True for a scalar loop like those of isElementwiseLoop but for other ops
+/// (nested loops, branches, calls, gathers) in its body: an outer level of a
+/// nest, whose straight-line code runs lane by lane between them.
+bool isElementwiseNest(scf::WhileOp loop);
+LogicalResult batchMaskedNest(scf::WhileOp loop, BatchingContext &context,
+                              OpBuilder &builder);
+
+} // namespace mlir::loom
+
+#endif // LOOM_LIB_DIALECT_LOOM_TRANSFORMS_BATCHINGMODELS_SCFWHILEMASKED_H
