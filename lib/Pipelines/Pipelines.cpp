@@ -142,6 +142,8 @@ void mlir::loom::buildLoomBuffersToLLVMPipeline(OpPassManager &pm) {
   // become a memcpy would call memrefCopy, which the JIT does not provide.
   pm.addPass(createLoomLowerStridedCopies());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // A lane mask in memory as bytes: the loop vectorizer widens no i1 load.
+  pm.addPass(createLoomWidenBoolBuffers());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertSCFToCFPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

@@ -149,6 +149,33 @@ def LoomCopySlicedCallOperands
                            "::mlir::tensor::TensorDialect"];
 }
 
+def LoomWidenBoolBuffers : Pass<"loom-widen-bool-buffers"> {
+  let summary = "Store a buffer of i1 as bytes, read and written by scalar "
+                "loads and stores";
+  let description = [{
+    LLVM's loop vectorizer does not widen a load or store of `i1` (its size
+    in bits is not its size in memory): a loop over lanes that reads a lane
+    mask from memory, as a masked loop's entry mask or its carry selects do,
+    then loads it byte by byte and inserts each bit into a vector. This pass
+    gives every `i1` buffer allocated in the function whose only users are
+    `memref.load`, `memref.store`, `memref.dim` and `memref.dealloc` the
+    element type `i8` (the same bytes: LLVM stores an `i1` as a byte), with
+    `arith.extui` before each store and `arith.trunci` after each load,
+    which vectorize. `loom-to-llvm` runs it after `convert-linalg-to-loops`;
+    buffers with other users are left as they are.
+
+    ```mlir
+    %m = memref.alloc(%n) : memref<?xi1>
+    memref.store %bit, %m[%i] : memref<?xi1>
+    // becomes
+    %m = memref.alloc(%n) : memref<?xi8>
+    %byte = arith.extui %bit : i1 to i8
+    memref.store %byte, %m[%i] : memref<?xi8>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def LoomLowerStridedCopies : Pass<"loom-lower-strided-copies"> {
   let summary = "Turn every memref.copy that is not a memcpy into a "
                 "linalg.copy";
