@@ -464,3 +464,52 @@ func.func @nanpred_vmap(%xs: tensor<?xf32> {loom.name = "xs"},
   return %r#0, %r#1, %r#2, %r#3, %r#4 : tensor<?xf32>, tensor<?xf32>,
       tensor<?xf32>, tensor<?xf32>, tensor<?xi32>
 }
+
+// An outer level with straight-line code around two inner loops: a
+// constant in the body, a quotient both the first inner loop and the new
+// carries read, a value computed from the first inner loop's result for
+// the second, and a division by a carry that is 0 once the lane is done.
+func.func @stages(%n: i32 {loom.name = "n"})
+    -> (i32 {loom.name = "total"}, i32 {loom.name = "last"}) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r:3 = scf.while (%i = %n, %total = %c0, %last = %c0)
+      : (i32, i32, i32) -> (i32, i32, i32) {
+    %go = arith.cmpi sgt, %i, %c0 : i32
+    scf.condition(%go) %i, %total, %last : i32, i32, i32
+  } do {
+  ^bb0(%i: i32, %total: i32, %last: i32):
+    %c100 = arith.constant 100 : i32
+    %q = arith.divsi %c100, %i : i32
+    %j:1 = scf.while (%j = %c0) : (i32) -> i32 {
+      %sq = arith.muli %j, %j : i32
+      %more = arith.cmpi slt, %sq, %q : i32
+      scf.condition(%more) %j : i32
+    } do {
+    ^bb0(%j: i32):
+      %j1 = arith.addi %j, %c1 : i32
+      scf.yield %j1 : i32
+    }
+    %m0 = arith.addi %j#0, %i : i32
+    %h:2 = scf.while (%m = %m0, %k = %c0) : (i32, i32) -> (i32, i32) {
+      %big = arith.cmpi sgt, %m, %c1 : i32
+      scf.condition(%big) %m, %k : i32, i32
+    } do {
+    ^bb0(%m: i32, %k: i32):
+      %half = arith.shrsi %m, %c1 : i32
+      %k1 = arith.addi %k, %c1 : i32
+      scf.yield %half, %k1 : i32, i32
+    }
+    %t0 = arith.addi %total, %h#1 : i32
+    %t1 = arith.addi %t0, %q : i32
+    %i1 = arith.subi %i, %c1 : i32
+    scf.yield %i1, %t1, %j#0 : i32, i32, i32
+  }
+  return %r#1, %r#2 : i32, i32
+}
+func.func @stages_vmap(%ns: tensor<?xi32> {loom.name = "ns"})
+    -> (tensor<?xi32> {loom.name = "total"}, tensor<?xi32> {loom.name = "last"}) {
+  %r:2 = loom.vmap @stages(%ns) in_axes [0] out_axes [0, 0]
+      : (tensor<?xi32>) -> (tensor<?xi32>, tensor<?xi32>)
+  return %r#0, %r#1 : tensor<?xi32>, tensor<?xi32>
+}
