@@ -289,10 +289,7 @@ struct WhileBatchingModel
     scf::YieldOp yield = loop.getYieldOp();
     unsigned numCarries = loop.getInits().size();
 
-    SmallVector<Value> looked;
-    for (Value init : loop.getInits())
-      looked.push_back(context.lookupBatched(builder, loc, init));
-    SmallVector<Value> inits = ownCarries(builder, loc, looked);
+    SmallVector<Value> inits = getOwnBatchedInits(loop, context, builder);
     // The mask's buffer: an allocation, not a tensor.empty, which CSE would
     // merge with the enclosing loop's, so that one-shot bufferization (to
     // which an empty tensor holds nothing to protect) gives both loops one

@@ -93,6 +93,29 @@ static SmallVector<Value> cloneLaneBlock(OpBuilder &b, Location loc,
   return results;
 }
 
+SmallVector<Value> mlir::loom::getOwnBatchedInits(scf::WhileOp loop,
+                                                  BatchingContext &context,
+                                                  OpBuilder &builder) {
+  SmallVector<Value> looked;
+  for (Value init : loop.getInits())
+    looked.push_back(context.lookupBatched(builder, loop.getLoc(), init));
+  return ownCarries(builder, loop.getLoc(), looked);
+}
+
+/// Maps the results of `loop`, whose condition forwards only carries, to
+/// those of `newLoop`, whose carries keep their inits on inactive lanes.
+static void mapForwardedResults(scf::WhileOp loop, scf::WhileOp newLoop,
+                                ArrayRef<Value> inits,
+                                BatchingContext &context) {
+  for (auto [result, forwarded] :
+       llvm::zip(loop.getResults(), loop.getConditionOp().getArgs())) {
+    unsigned at = *getForwardedCarry(loop, forwarded);
+    Value newResult = newLoop.getResult(at);
+    context.map(result, newResult);
+    context.recordUnchangedOnInactive(newResult, inits[at]);
+  }
+}
+
 // vmap(while(c, b)) with batched c and an elementwise scalar body
 //   => while(any(m)) where, in one loop over lanes per iteration,
 //      a = e & c(x); x = select(a, b(x), x); m = e & c(x)
@@ -110,10 +133,7 @@ LogicalResult mlir::loom::batchMaskedFused(scf::WhileOp loop,
   Location loc = loop.getLoc();
   scf::ConditionOp cond = loop.getConditionOp();
   unsigned numCarries = loop.getInits().size();
-  SmallVector<Value> looked;
-  for (Value init : loop.getInits())
-    looked.push_back(context.lookupBatched(builder, loc, init));
-  SmallVector<Value> inits = ownCarries(builder, loc, looked);
+  SmallVector<Value> inits = getOwnBatchedInits(loop, context, builder);
   Value entryMask = context.getMask();
   Value maskInit = allocLanes(context, builder, loc, builder.getI1Type());
 
@@ -186,13 +206,7 @@ LogicalResult mlir::loom::batchMaskedFused(scf::WhileOp loop,
         b.create<scf::YieldOp>(loop.getYieldOp().getLoc(), args);
       });
   setDecided(newLoop, loop, LoopStrategy::Masked);
-  for (auto [result, forwarded] :
-       llvm::zip(loop.getResults(), cond.getArgs())) {
-    unsigned at = *getForwardedCarry(loop, forwarded);
-    Value newResult = newLoop.getResult(at);
-    context.map(result, newResult);
-    context.recordUnchangedOnInactive(newResult, inits[at]);
-  }
+  mapForwardedResults(loop, newLoop, inits, context);
   return success();
 }
 
@@ -311,6 +325,14 @@ struct LaneCloner {
          llvm::zip(loop.getAfterArguments(), loop.getConditionOp().getArgs()))
       map.map(arg, carries[*getForwardedCarry(loop, forwarded)]);
   }
+  /// Writes `originals` on this lane into `dests`.
+  SmallVector<Value> insertAll(ArrayRef<Value> originals, ValueRange dests) {
+    SmallVector<Value> updated;
+    for (auto [original, dest] : llvm::zip(originals, dests))
+      updated.push_back(
+          b.create<tensor::InsertOp>(loc, get(original), dest, lane));
+    return updated;
+  }
   SmallVector<Value> extractAll(ValueRange batched) {
     SmallVector<Value> values;
     for (Value value : batched)
@@ -345,10 +367,7 @@ LogicalResult mlir::loom::batchMaskedNest(scf::WhileOp loop,
   NestPlan plan(loop, context);
   unsigned last = plan.barriers.size();
 
-  SmallVector<Value> looked;
-  for (Value init : loop.getInits())
-    looked.push_back(context.lookupBatched(builder, loc, init));
-  SmallVector<Value> inits = ownCarries(builder, loc, looked);
+  SmallVector<Value> inits = getOwnBatchedInits(loop, context, builder);
   Value entryMask = context.getMask();
   inits.push_back(allocLanes(context, builder, loc, builder.getI1Type()));
   SmallVector<Value> firstStored = plan.getStored(0);
@@ -383,10 +402,8 @@ LogicalResult mlir::loom::batchMaskedNest(scf::WhileOp loop,
               cloner.cloneAll(plan.stages[0]);
               SmallVector<Value> updated{
                   lb.create<tensor::InsertOp>(ll, active, acc.front(), lane)};
-              for (auto [value, dest] :
-                   llvm::zip(firstStored, acc.drop_front()))
-                updated.push_back(lb.create<tensor::InsertOp>(
-                    ll, cloner.get(value), dest, lane));
+              llvm::append_range(
+                  updated, cloner.insertAll(firstStored, acc.drop_front()));
               return updated;
             });
         Value any = b.create<AnyOp>(cond.getLoc(), b.getI1Type(),
@@ -433,11 +450,7 @@ LogicalResult mlir::loom::batchMaskedNest(scf::WhileOp loop,
                 cloner.guard = lb.create<tensor::ExtractOp>(ll, active, lane);
                 cloner.mapAfterArgs(loop, cloner.extractAll(carries));
                 cloner.cloneAll(plan.stages[stage]);
-                SmallVector<Value> updated;
-                for (auto [value, dest] : llvm::zip(stored, acc))
-                  updated.push_back(lb.create<tensor::InsertOp>(
-                      ll, cloner.get(value), dest, lane));
-                return updated;
+                return cloner.insertAll(stored, acc);
               });
           for (auto [value, result] : llvm::zip(stored, results))
             context.map(value, result);
@@ -471,12 +484,6 @@ LogicalResult mlir::loom::batchMaskedNest(scf::WhileOp loop,
   setDecided(newLoop, loop, LoopStrategy::Masked);
   if (failedBody)
     return failure();
-  for (auto [result, forwarded] :
-       llvm::zip(loop.getResults(), cond.getArgs())) {
-    unsigned at = *getForwardedCarry(loop, forwarded);
-    Value newResult = newLoop.getResult(at);
-    context.map(result, newResult);
-    context.recordUnchangedOnInactive(newResult, inits[at]);
-  }
+  mapForwardedResults(loop, newLoop, inits, context);
   return success();
 }

@@ -28,6 +28,12 @@ std::optional<unsigned> getForwardedCarry(scf::WhileOp loop, Value forwarded);
 /// for loom.strategy on the loops it builds).
 void setDecided(scf::WhileOp newLoop, scf::WhileOp loop, LoopStrategy strategy);
 
+/// The inits of `loop`, batched, in buffers of the new loop's own
+/// (ownCarries).
+SmallVector<Value> getOwnBatchedInits(scf::WhileOp loop,
+                                      BatchingContext &context,
+                                      OpBuilder &builder);
+
 /// True for a scalar loop that can run as one loop over lanes per
 /// iteration: scalar carries, a condition that forwards carries, and
 /// regions of pure elementwise ops (arith, math) on scalars only.
