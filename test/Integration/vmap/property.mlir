@@ -29,7 +29,7 @@
 // An outer level with code around two inner loops (masked: one pass over
 // the lanes before them, one between, one after), dividing by a carry that
 // is 0 on finished lanes; lanes with n <= 0 never enter.
-// RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 13 --vmapped stages_vmap --scalar stages --arg ns/n:i32:-2:11:- --result total:total --result last:last | FileCheck %s
+// RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 0,1,13 --vmapped stages_vmap --scalar stages --arg ns/n:i32:-2:11:- --result total:total --result last:last %{split_variants} | FileCheck %s
 
 // A loop some lanes never enter, with a shared (unbatched) argument.
 // RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 0,1,10 --vmapped grow_vmap --scalar grow --arg xs/x:f32:0:20:- --arg scale:shared-f32:1.5 --result y:y --result n:n %{gang_variants} | FileCheck %s --check-prefixes=CHECK,GANG
