@@ -122,7 +122,7 @@ static void mapForwardedResults(scf::WhileOp loop, scf::WhileOp newLoop,
 //
 // The predicate, every carry's update and the mask the any() reduces are
 // one pass over the lanes on scalars, which LLVM vectorises; loom-bufferize
-// folds the any() of the mask into an i1 accumulator of that pass, so no
+// folds the any() of the mask into an i32 accumulator of that pass, so no
 // mask is stored. The before region does the work and the after region
 // only passes the carries on: a trip with no active lane changes nothing,
 // so the first trip needs no test. The predicate is evaluated on the old
