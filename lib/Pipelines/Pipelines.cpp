@@ -120,6 +120,12 @@ void mlir::loom::buildLoomBufferizePipeline(OpPassManager &pm,
   // it is allocated with, often dims of loop-invariant views, are hoisted).
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
+  // Small static buffers that no loop allocates (a gang's W-lane state,
+  // once hoisted) go on the stack: LLVM then sees they alias nothing and
+  // keeps them in vector registers, where a malloc'd one is reloaded and
+  // its loops guarded by runtime alias checks.
+  pm.addNestedPass<func::FuncOp>(
+      bufferization::createPromoteBuffersToStackPass());
   bufferization::buildBufferDeallocationPipeline(
       pm, bufferization::BufferDeallocationPipelineOptions());
 }

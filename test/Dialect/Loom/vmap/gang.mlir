@@ -37,12 +37,13 @@
 // CHECK: tensor.insert
 
 // refill=1: 4 slots. The first gang fills them (lanes 0 .. 3, clamped);
-// then, while a slot is live: the before block on the slots, a loop over
-// slots that retires a slot whose lane is done (its results written at its
-// lane) and gives a slot that holds no running lane the next lane, then the
-// after block under the slots still running, selected into the carries. A
-// batch of 0 skips it all. The outlined before and after functions are
-// erased.
+// then, while a slot is live: the before block on the slots; when some lane
+// leaves, a loop over slots writes its results at its lane; the after block
+// under the slots still running, selected into the carries (each new value
+// computed before any is copied back, so the carries keep their buffers);
+// then, when some lane left and lanes are pending, a loop over slots gives a
+// slot that holds no running lane the next lane. A batch of 0 skips it all.
+// The outlined before and after functions are erased.
 // REFILL: remark: loop is gang (width 4, refill): predicate depends on carry #0, batched through argument #0; divergent=gang
 // REFILL-NOT: func.func private @count_gang_before(
 // REFILL-NOT: func.func private @count_gang_after(
@@ -55,19 +56,33 @@
 // REFILL: scf.while ({{.*}}%[[LIVE:.*]] = %{{.*}}, %{{.*}} = %[[NEXT]],
 // REFILL: loom.any %[[LIVE]] along 0 : tensor<4xi1> -> i1
 // REFILL: } do {
-// REFILL: %[[P:.*]]:3 = func.call @count_gang_before_vmap_bb_4_masked_gang(
-// REFILL: %[[SLOTS:.*]]:8 = scf.for %[[S:.*]] = {{.*}} iter_args(
-// REFILL: %[[LANE:.*]] = tensor.extract %{{.*}}[%[[S]]] : tensor<4xindex>
+// REFILL: ^bb0(%[[C0:[^:]*]]: tensor<4xi32>, %[[C1:[^:]*]]: tensor<4xi32>, %[[LANES:[^:]*]]: tensor<4xindex>, %[[L:[^:]*]]: tensor<4xi1>, %[[PEND:[^:]*]]: index,
+// REFILL: %[[P:.*]]:3 = func.call @count_gang_before_vmap_bb_4_masked_gang(%[[C0]], %[[C1]], %[[L]])
+// REFILL: %[[NOTC:.*]] = arith.xori %[[P]]#0
+// REFILL: %[[LEAVING:.*]] = arith.andi %[[L]], %[[NOTC]] : tensor<4xi1>
+// REFILL: %[[ACTIVE:.*]] = arith.andi %[[L]], %[[P]]#0 : tensor<4xi1>
+// REFILL: %[[SOME:.*]] = loom.any %[[LEAVING]] along 0
+// REFILL: scf.if %[[SOME]]
+// REFILL: scf.for %[[S:.*]] = {{.*}} iter_args(
+// REFILL: %[[LANE:.*]] = tensor.extract %[[LANES]][%[[S]]] : tensor<4xindex>
 // REFILL: scf.if
 // REFILL: tensor.insert %{{.*}} into %{{.*}}[%[[LANE]]] : tensor<?xi32>
-// REFILL: arith.cmpi ult, %{{.*}}, %[[N]] : index
-// REFILL: scf.if
-// REFILL: tensor.extract %[[XS]][%[[PENDING:.*]]] : tensor<?xi32>
-// REFILL: tensor.insert %[[PENDING]] into %{{.*}}[%[[S]]] : tensor<4xindex>
-// REFILL: arith.addi %[[PENDING]], %c1
-// REFILL: func.call @count_gang_after_vmap_bb_4_masked_gang(%[[P]]#1, %[[P]]#2, %[[SLOTS]]#7)
+// REFILL: %[[LIVE2:.*]] = linalg.copy ins(%[[ACTIVE]] : tensor<4xi1>) outs(%[[L]] : tensor<4xi1>)
+// REFILL: func.call @count_gang_after_vmap_bb_4_masked_gang(%[[P]]#1, %[[P]]#2, %[[ACTIVE]])
 // REFILL: linalg.generic
 // REFILL: arith.select
+// REFILL: %[[NEW0:.*]] = linalg.copy ins(%{{.*}} : tensor<4xi32>) outs(%[[C0]] : tensor<4xi32>)
+// REFILL: %[[NEW1:.*]] = linalg.copy ins(%{{.*}} : tensor<4xi32>) outs(%[[C1]] : tensor<4xi32>)
+// REFILL: %[[LEFT:.*]] = arith.cmpi ult, %[[PEND]], %[[N]] : index
+// REFILL: %[[REFILL:.*]] = arith.andi %[[SOME]], %[[LEFT]] : i1
+// REFILL: scf.if %[[REFILL]]
+// REFILL: scf.for %[[S2:.*]] = {{.*}} iter_args(%{{.*}} = %[[NEW0]], %{{.*}} = %[[NEW1]], %{{.*}} = %[[LANES]], %{{.*}} = %[[LIVE2]], %{{.*}} = %[[PEND]])
+// REFILL: scf.if
+// REFILL: tensor.extract %[[XS]][%[[PENDING:.*]]] : tensor<?xi32>
+// REFILL: tensor.insert %[[PENDING]] into %{{.*}}[%[[S2]]] : tensor<4xindex>
+// REFILL: tensor.insert %true into %{{.*}}[%[[S2]]] : tensor<4xi1>
+// REFILL: arith.addi %[[PENDING]], %c1
+// REFILL: scf.yield %[[NEW0]], %[[NEW1]], %[[LANES]], %[[LIVE2]], %[[PEND]]
 // REFILL: } else {
 // REFILL-NEXT: scf.yield %[[XS]]
 

@@ -280,93 +280,147 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
               Value c = forwarded.front();
               forwarded.erase(forwarded.begin());
 
-              // Retire and refill, slot by slot.
-              Value activeInit = wb.create<tensor::EmptyOp>(
-                  wl, ArrayRef<int64_t>{width}, wb.getI1Type());
-              SmallVector<Value> slotInits = s.flatten();
-              slotInits.push_back(activeInit);
-              auto slotLoop = wb.create<scf::ForOp>(
-                  wl, zero, w, one, slotInits,
-                  [&](OpBuilder &fb, Location fl, Value slot, ValueRange acc) {
-                    Slots t = Slots::unflatten(acc.drop_back(), numCarries,
-                                               numCaptured);
-                    Value active = acc.back();
-                    Value held = fb.create<tensor::ExtractOp>(fl, t.live, slot);
-                    Value going = fb.create<arith::AndIOp>(
-                        fl, held, fb.create<tensor::ExtractOp>(fl, c, slot));
-                    Value done = fb.create<arith::AndIOp>(fl, held,
-                                                          notOf(fb, fl, going));
-                    Value lane =
-                        fb.create<tensor::ExtractOp>(fl, t.lanes, slot);
-                    auto retire = fb.create<scf::IfOp>(
-                        fl, done,
-                        [&](OpBuilder &ib, Location il) {
-                          SmallVector<Value> written;
-                          for (auto [out, value] : llvm::zip(t.outs, forwarded))
-                            written.push_back(insertLane(
-                                ib, il, extractLane(ib, il, value, slot), out,
-                                lane));
-                          ib.create<scf::YieldOp>(il, written);
-                        },
-                        [&](OpBuilder &ib, Location il) {
-                          ib.create<scf::YieldOp>(il, t.outs);
+              // Only a trip on which some lane leaves runs the scalar loops
+              // over slots; on the others the slots' state stays as it is.
+              Value leaving = wb.create<arith::AndIOp>(
+                  wl, s.live,
+                  wb.create<arith::XOrIOp>(
+                      wl, c,
+                      wb.create<arith::ConstantOp>(
+                          wl, DenseElementsAttr::get(
+                                  cast<ShapedType>(c.getType()), true))));
+              Value active = wb.create<arith::AndIOp>(wl, s.live, c);
+              Value anyLeaves = wb.create<AnyOp>(wl, wb.getI1Type(), leaving,
+                                                 wb.getI64IntegerAttr(0));
+              // Retire: a leaving lane's forwarded values go to its place,
+              // read before the step may reuse their buffers.
+              auto retire = wb.create<scf::IfOp>(
+                  wl, anyLeaves,
+                  [&](OpBuilder &ib, Location il) {
+                    auto slots = ib.create<scf::ForOp>(
+                        il, zero, w, one, s.outs,
+                        [&](OpBuilder &fb, Location fl, Value slot,
+                            ValueRange outs) {
+                          Value done =
+                              fb.create<tensor::ExtractOp>(fl, leaving, slot);
+                          Value lane =
+                              fb.create<tensor::ExtractOp>(fl, s.lanes, slot);
+                          auto write = fb.create<scf::IfOp>(
+                              fl, done,
+                              [&](OpBuilder &tb, Location tl) {
+                                SmallVector<Value> written;
+                                for (auto [out, value] :
+                                     llvm::zip(outs, forwarded))
+                                  written.push_back(insertLane(
+                                      tb, tl, extractLane(tb, tl, value, slot),
+                                      out, lane));
+                                tb.create<scf::YieldOp>(tl, written);
+                              },
+                              [&](OpBuilder &tb, Location tl) {
+                                tb.create<scf::YieldOp>(tl, outs);
+                              });
+                          fb.create<scf::YieldOp>(fl, write.getResults());
                         });
-                    t.outs.assign(retire.getResults().begin(),
-                                  retire.getResults().end());
-                    // A slot that holds no running lane takes the next one.
-                    Value pending = findPending(context, fb, fl, t.next);
-                    Value take = fb.create<arith::AndIOp>(
-                        fl, notOf(fb, fl, going),
-                        fb.create<arith::CmpIOp>(fl, arith::CmpIPredicate::ult,
-                                                 pending, n));
-                    SmallVector<Value> state(t.carries);
-                    llvm::append_range(state, t.captured);
-                    state.push_back(t.lanes);
-                    state.push_back(t.next);
-                    auto taken = fb.create<scf::IfOp>(
-                        fl, take,
-                        [&](OpBuilder &ib, Location il) {
-                          SmallVector<Value> filled;
-                          for (auto [value, dest] : llvm::zip(perLane, state))
-                            filled.push_back(insertLane(
-                                ib, il, extractLane(ib, il, value, pending),
-                                dest, slot));
-                          filled.push_back(ib.create<tensor::InsertOp>(
-                              il, pending, t.lanes, slot));
-                          filled.push_back(
-                              ib.create<arith::AddIOp>(il, pending, one));
-                          ib.create<scf::YieldOp>(il, filled);
-                        },
-                        [&](OpBuilder &ib, Location il) {
-                          ib.create<scf::YieldOp>(il, state);
-                        });
-                    ValueRange r = taken.getResults();
-                    t.carries.assign(r.begin(), r.begin() + numCarries);
-                    t.captured.assign(r.begin() + numCarries,
-                                      r.begin() + numCarries + numCaptured);
-                    t.lanes = r[numCarries + numCaptured];
-                    t.next = r[numCarries + numCaptured + 1];
-                    t.live = fb.create<tensor::InsertOp>(
-                        fl, fb.create<arith::OrIOp>(fl, going, take), t.live,
-                        slot);
-                    active =
-                        fb.create<tensor::InsertOp>(fl, going, active, slot);
-                    SmallVector<Value> yielded = t.flatten();
-                    yielded.push_back(active);
-                    fb.create<scf::YieldOp>(fl, yielded);
+                    ib.create<scf::YieldOp>(il, slots.getResults());
+                  },
+                  [&](OpBuilder &ib, Location il) {
+                    ib.create<scf::YieldOp>(il, s.outs);
                   });
-              Slots t = Slots::unflatten(slotLoop.getResults().drop_back(),
-                                         numCarries, numCaptured);
-              Value active = slotLoop.getResults().back();
 
-              // The running lanes' step; refilled and idle slots keep theirs.
+              // The running lanes' step; the other slots keep their carries
+              // (refilled below), so each carry is updated in place.
+              Slots t = s;
+              t.outs.assign(retire.getResults().begin(),
+                            retire.getResults().end());
+              // Copied back into `live`'s buffer, which then never changes
+              // hands (it would be a fresh one per trip).
+              t.live =
+                  wb.create<linalg::CopyOp>(wl, active, s.live).getResult(0);
               auto step = wb.create<func::CallOp>(
-                  wl, after->func, blockArgs(forwarded, t.captured, active));
+                  wl, after->func, blockArgs(forwarded, s.captured, active));
+              // Every carry's new value is computed before any is stored
+              // back: the step reads the old carries, and a carry updated in
+              // place would hide its old value from the others' updates.
+              // The new values then live in buffers that never leave a trip
+              // (hoisted, small: on the stack), not in a fresh one per trip.
+              SmallVector<Value> stepped;
               for (auto [i, carry] : llvm::enumerate(t.carries))
-                carry = selectLanes(wb, wl, active,
-                                    toSlots(wb, wl, step.getResult(i),
-                                            after->resultBatched[i], width),
-                                    carry);
+                stepped.push_back(
+                    selectLanes(wb, wl, active,
+                                toSlots(wb, wl, step.getResult(i),
+                                        after->resultBatched[i], width),
+                                carry));
+              for (auto [carry, value] : llvm::zip(t.carries, stepped))
+                carry = numCarries == 1
+                            ? value
+                            : wb.create<linalg::CopyOp>(wl, value, carry)
+                                  .getResult(0);
+
+              // Refill: a slot whose lane left takes the next pending lane.
+              SmallVector<Value> state(t.carries);
+              llvm::append_range(state, t.captured);
+              state.push_back(t.lanes);
+              state.push_back(t.live);
+              state.push_back(t.next);
+              Value pendingLeft = wb.create<arith::AndIOp>(
+                  wl, anyLeaves,
+                  wb.create<arith::CmpIOp>(wl, arith::CmpIPredicate::ult,
+                                           t.next, n));
+              auto refilled = wb.create<scf::IfOp>(
+                  wl, pendingLeft,
+                  [&](OpBuilder &ib, Location il) {
+                    auto slots = ib.create<scf::ForOp>(
+                        il, zero, w, one, state,
+                        [&](OpBuilder &fb, Location fl, Value slot,
+                            ValueRange acc) {
+                          SmallVector<Value> cur(acc);
+                          Value &lanes = cur[numCarries + numCaptured];
+                          Value &live = cur[numCarries + numCaptured + 1];
+                          Value &next = cur.back();
+                          Value held =
+                              fb.create<tensor::ExtractOp>(fl, live, slot);
+                          Value pending = findPending(context, fb, fl, next);
+                          Value take = fb.create<arith::AndIOp>(
+                              fl, notOf(fb, fl, held),
+                              fb.create<arith::CmpIOp>(
+                                  fl, arith::CmpIPredicate::ult, pending, n));
+                          auto taken = fb.create<scf::IfOp>(
+                              fl, take,
+                              [&](OpBuilder &tb, Location tl) {
+                                SmallVector<Value> filled;
+                                for (auto [value, dest] :
+                                     llvm::zip(perLane,
+                                               ArrayRef<Value>(cur).take_front(
+                                                   numCarries + numCaptured)))
+                                  filled.push_back(insertLane(
+                                      tb, tl,
+                                      extractLane(tb, tl, value, pending), dest,
+                                      slot));
+                                filled.push_back(tb.create<tensor::InsertOp>(
+                                    tl, pending, lanes, slot));
+                                filled.push_back(tb.create<tensor::InsertOp>(
+                                    tl, trueBit, live, slot));
+                                filled.push_back(
+                                    tb.create<arith::AddIOp>(tl, pending, one));
+                                tb.create<scf::YieldOp>(tl, filled);
+                              },
+                              [&](OpBuilder &tb, Location tl) {
+                                tb.create<scf::YieldOp>(tl, cur);
+                              });
+                          fb.create<scf::YieldOp>(fl, taken.getResults());
+                        });
+                    ib.create<scf::YieldOp>(il, slots.getResults());
+                  },
+                  [&](OpBuilder &ib, Location il) {
+                    ib.create<scf::YieldOp>(il, state);
+                  });
+              ValueRange r = refilled.getResults();
+              t.carries.assign(r.begin(), r.begin() + numCarries);
+              t.captured.assign(r.begin() + numCarries,
+                                r.begin() + numCarries + numCaptured);
+              t.lanes = r[numCarries + numCaptured];
+              t.live = r[numCarries + numCaptured + 1];
+              t.next = r[numCarries + numCaptured + 2];
               wb.create<scf::YieldOp>(wl, t.flatten());
             });
         // What loom-vmap decided, and what makes loom-count-loop-iterations
