@@ -107,7 +107,7 @@ def LoomVmapPass : Pass<"loom-vmap", "ModuleOp"> {
            /*default=*/"::loom::DivergentPolicy::Auto",
            "Lowering of loops whose predicate differs per lane",
            [{::mlir::loom::divergentPolicyValues()}]>,
-    Option<"gangWidth", "gang-width", "unsigned", /*default=*/"16",
+    Option<"gangWidth", "gang-width", "unsigned", /*default=*/"32",
            "Lanes of one gang (divergent=gang): each gang runs the masked "
            "loop nest on its own lanes">,
     Option<"refill", "refill", "bool", /*default=*/"false",
