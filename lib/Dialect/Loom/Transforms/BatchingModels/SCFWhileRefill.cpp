@@ -168,6 +168,29 @@ Value findPending(BatchingContext &context, OpBuilder &b, Location loc,
   return scan.getResult(0);
 }
 
+/// When `cond` holds, `body` on each of the `width` slots in turn, threading
+/// `state`; otherwise `state` as it is.
+ValueRange forSlotsIf(
+    OpBuilder &b, Location loc, Value cond, int64_t width, ValueRange state,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, Value, ValueRange)>
+        body) {
+  auto guarded = b.create<scf::IfOp>(
+      loc, cond,
+      [&](OpBuilder &ib, Location il) {
+        Value zero = ib.create<arith::ConstantIndexOp>(il, 0);
+        Value one = ib.create<arith::ConstantIndexOp>(il, 1);
+        Value w = ib.create<arith::ConstantIndexOp>(il, width);
+        auto slots = ib.create<scf::ForOp>(
+            il, zero, w, one, state,
+            [&](OpBuilder &fb, Location fl, Value slot, ValueRange acc) {
+              fb.create<scf::YieldOp>(fl, body(fb, fl, slot, acc));
+            });
+        ib.create<scf::YieldOp>(il, slots.getResults());
+      },
+      [&](OpBuilder &ib, Location il) { ib.create<scf::YieldOp>(il, state); });
+  return guarded.getResults();
+}
+
 } // namespace
 
 // vmap(while(c, b)) with batched c, in gangs whose slots refill: see above.
@@ -294,44 +317,34 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
                                                  wb.getI64IntegerAttr(0));
               // Retire: a leaving lane's forwarded values go to its place,
               // read before the step may reuse their buffers.
-              auto retire = wb.create<scf::IfOp>(
-                  wl, anyLeaves,
-                  [&](OpBuilder &ib, Location il) {
-                    auto slots = ib.create<scf::ForOp>(
-                        il, zero, w, one, s.outs,
-                        [&](OpBuilder &fb, Location fl, Value slot,
-                            ValueRange outs) {
-                          Value done =
-                              fb.create<tensor::ExtractOp>(fl, leaving, slot);
-                          Value lane =
-                              fb.create<tensor::ExtractOp>(fl, s.lanes, slot);
-                          auto write = fb.create<scf::IfOp>(
-                              fl, done,
-                              [&](OpBuilder &tb, Location tl) {
-                                SmallVector<Value> written;
-                                for (auto [out, value] :
-                                     llvm::zip(outs, forwarded))
-                                  written.push_back(insertLane(
-                                      tb, tl, extractLane(tb, tl, value, slot),
-                                      out, lane));
-                                tb.create<scf::YieldOp>(tl, written);
-                              },
-                              [&](OpBuilder &tb, Location tl) {
-                                tb.create<scf::YieldOp>(tl, outs);
-                              });
-                          fb.create<scf::YieldOp>(fl, write.getResults());
+              ValueRange retired = forSlotsIf(
+                  wb, wl, anyLeaves, width, s.outs,
+                  [&](OpBuilder &fb, Location fl, Value slot,
+                      ValueRange outs) -> SmallVector<Value> {
+                    Value done =
+                        fb.create<tensor::ExtractOp>(fl, leaving, slot);
+                    Value lane =
+                        fb.create<tensor::ExtractOp>(fl, s.lanes, slot);
+                    auto write = fb.create<scf::IfOp>(
+                        fl, done,
+                        [&](OpBuilder &tb, Location tl) {
+                          SmallVector<Value> written;
+                          for (auto [out, value] : llvm::zip(outs, forwarded))
+                            written.push_back(insertLane(
+                                tb, tl, extractLane(tb, tl, value, slot), out,
+                                lane));
+                          tb.create<scf::YieldOp>(tl, written);
+                        },
+                        [&](OpBuilder &tb, Location tl) {
+                          tb.create<scf::YieldOp>(tl, outs);
                         });
-                    ib.create<scf::YieldOp>(il, slots.getResults());
-                  },
-                  [&](OpBuilder &ib, Location il) {
-                    ib.create<scf::YieldOp>(il, s.outs);
+                    return SmallVector<Value>(write.getResults());
                   });
 
               // The running lanes' step; the other slots keep their carries
               // (refilled below), so each carry is updated in place.
               Slots t = s;
-              t.outs.assign(retire.getResults().begin(),
-                            retire.getResults().end());
+              t.outs.assign(retired.begin(), retired.end());
               // Copied back into `live`'s buffer, which then never changes
               // hands (it would be a fresh one per trip).
               t.live =
@@ -366,55 +379,43 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
                   wl, anyLeaves,
                   wb.create<arith::CmpIOp>(wl, arith::CmpIPredicate::ult,
                                            t.next, n));
-              auto refilled = wb.create<scf::IfOp>(
-                  wl, pendingLeft,
-                  [&](OpBuilder &ib, Location il) {
-                    auto slots = ib.create<scf::ForOp>(
-                        il, zero, w, one, state,
-                        [&](OpBuilder &fb, Location fl, Value slot,
-                            ValueRange acc) {
-                          SmallVector<Value> cur(acc);
-                          Value &lanes = cur[numCarries + numCaptured];
-                          Value &live = cur[numCarries + numCaptured + 1];
-                          Value &next = cur.back();
-                          Value held =
-                              fb.create<tensor::ExtractOp>(fl, live, slot);
-                          Value pending = findPending(context, fb, fl, next);
-                          Value take = fb.create<arith::AndIOp>(
-                              fl, notOf(fb, fl, held),
-                              fb.create<arith::CmpIOp>(
-                                  fl, arith::CmpIPredicate::ult, pending, n));
-                          auto taken = fb.create<scf::IfOp>(
-                              fl, take,
-                              [&](OpBuilder &tb, Location tl) {
-                                SmallVector<Value> filled;
-                                for (auto [value, dest] :
-                                     llvm::zip(perLane,
-                                               ArrayRef<Value>(cur).take_front(
-                                                   numCarries + numCaptured)))
-                                  filled.push_back(insertLane(
-                                      tb, tl,
-                                      extractLane(tb, tl, value, pending), dest,
-                                      slot));
-                                filled.push_back(tb.create<tensor::InsertOp>(
-                                    tl, pending, lanes, slot));
-                                filled.push_back(tb.create<tensor::InsertOp>(
-                                    tl, trueBit, live, slot));
-                                filled.push_back(
-                                    tb.create<arith::AddIOp>(tl, pending, one));
-                                tb.create<scf::YieldOp>(tl, filled);
-                              },
-                              [&](OpBuilder &tb, Location tl) {
-                                tb.create<scf::YieldOp>(tl, cur);
-                              });
-                          fb.create<scf::YieldOp>(fl, taken.getResults());
+              ValueRange r = forSlotsIf(
+                  wb, wl, pendingLeft, width, state,
+                  [&](OpBuilder &fb, Location fl, Value slot,
+                      ValueRange acc) -> SmallVector<Value> {
+                    SmallVector<Value> cur(acc);
+                    Value &lanes = cur[numCarries + numCaptured];
+                    Value &live = cur[numCarries + numCaptured + 1];
+                    Value &next = cur.back();
+                    Value held = fb.create<tensor::ExtractOp>(fl, live, slot);
+                    Value pending = findPending(context, fb, fl, next);
+                    Value take = fb.create<arith::AndIOp>(
+                        fl, notOf(fb, fl, held),
+                        fb.create<arith::CmpIOp>(fl, arith::CmpIPredicate::ult,
+                                                 pending, n));
+                    auto taken = fb.create<scf::IfOp>(
+                        fl, take,
+                        [&](OpBuilder &tb, Location tl) {
+                          SmallVector<Value> filled;
+                          for (auto [value, dest] : llvm::zip(
+                                   perLane, ArrayRef<Value>(cur).take_front(
+                                                numCarries + numCaptured)))
+                            filled.push_back(insertLane(
+                                tb, tl, extractLane(tb, tl, value, pending),
+                                dest, slot));
+                          filled.push_back(tb.create<tensor::InsertOp>(
+                              tl, pending, lanes, slot));
+                          filled.push_back(tb.create<tensor::InsertOp>(
+                              tl, trueBit, live, slot));
+                          filled.push_back(
+                              tb.create<arith::AddIOp>(tl, pending, one));
+                          tb.create<scf::YieldOp>(tl, filled);
+                        },
+                        [&](OpBuilder &tb, Location tl) {
+                          tb.create<scf::YieldOp>(tl, cur);
                         });
-                    ib.create<scf::YieldOp>(il, slots.getResults());
-                  },
-                  [&](OpBuilder &ib, Location il) {
-                    ib.create<scf::YieldOp>(il, state);
+                    return SmallVector<Value>(taken.getResults());
                   });
-              ValueRange r = refilled.getResults();
               t.carries.assign(r.begin(), r.begin() + numCarries);
               t.captured.assign(r.begin() + numCarries,
                                 r.begin() + numCarries + numCaptured);
