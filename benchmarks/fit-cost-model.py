@@ -11,19 +11,25 @@
 #
 #   masked   = D^L * (c * (ops + carries + 3) * ceil(B / W) + l * lane * B)
 #   per-lane = B * (ops + l * lane)
+#   gang     = G^L * (g * (ops + carries + 3) * ceil(B / W) + l * lane * B)
+#              + o * ceil(B / Wg)
+#   refill   = G^(L-1) * (g * (ops + carries + 3 + r) * ceil(B / W)
+#              + l * lane * B)
 #
 # to `loom-bench-divergent`'s measurements (BENCH_DIR/divergent.json) of the
 # suite's *fit* half only, then reports how the fitted model does on the
 # held-out half and on the seed's programs (BENCH_DIR/seed.json, when there).
-# c is masked-op-cost, D expected-divergence, l lane-op-cost; W (simd-width)
-# and B (assumed-batch) stay as they are. Each loop's ops, lane-by-lane ops,
+# c is masked-op-cost, D expected-divergence, l lane-op-cost, g gang-op-cost,
+# G gang-divergence, o gang-overhead, r refill-op-cost; W (simd-width), Wg
+# (gang-width) and B (assumed-batch) stay as they are. Each loop's ops, lane-by-lane ops,
 # carries and depth L come from loom-vmap's own remarks (loom-opt -loom-vmap
 # with every loop forced per-lane, so that only outermost loops speak).
 #
-# The fit: for every (c, D, l) on a log grid, the model's masked / per-lane
-# for each fit program (the sum over its outermost loops of each side) is
-# compared with the measured ratio at 1 and 2 shards, and the point with the
-# least squared error in log space wins. Fitting the ratio, not just which
+# The fit, in three steps, each the least squared error in log space over a
+# log grid: (c, D, l) against the measured masked / per-lane of each fit
+# program at 1 and 2 shards (the sum over its outermost loops of each side);
+# then, with l fixed, (g, G, o) against gang / per-lane; then r against
+# gang-refill / per-lane. Fitting the ratio, not just which
 # side wins, uses how much faster the winner is: a boundary fitted to
 # decisions alone lands wherever the fit half stops constraining it, and
 # misjudges the first unseen program beyond it. The script then shows each
@@ -58,21 +64,26 @@ spec.loader.exec_module(report)
 REMARK = re.compile(
     r"cost model: masked \d+ [<>=]+ per-lane \d+ \((\d+) divergent levels?, "
     r"(\d+) lanes( assumed)?, SIMD width (\d+)\); (\d+) ops, (\d+) lane by "
-    r"lane, (\d+) carries")
+    r"lane, (\d+) carries(?:; gang \d+, gang with refill \d+ \(width (\d+)\))?")
 
-# The pass options (Passes.td) that hold c, D and l, and their defaults.
-OPTIONS = ("maskedOpCost", "expectedDivergence", "laneOpCost")
+# The pass options (Passes.td) that hold c, D, l, g, G, o and r.
+OPTIONS = ("maskedOpCost", "expectedDivergence", "laneOpCost", "gangOpCost",
+           "gangDivergence", "gangOverhead", "refillOpCost")
+STRATEGIES = ("masked", "per-lane", "gang", "gang-refill")
 DEFAULT = r'(Option<"%s", "[a-z-]+", "double",\s*/\*default=\*/)"([^"]*)"'
 
 GRID_C = [2 ** (k / 8) for k in range(-16, 81)]  # masked-op-cost 0.25..1024
 GRID_D = [2 ** (k / 8) for k in range(0, 17)]  # expected-divergence 1..4
 GRID_L = [2 ** (k / 4) for k in range(0, 25)]  # lane-op-cost 1..64
+GRID_O = [0] + [2 ** (k / 2) for k in range(0, 41)]  # gang-overhead 1..2^20
+GRID_R = [0] + [2 ** (k / 4) for k in range(0, 49)]  # refill-op-cost 1..4096
 
 
 def features(loom_opt, path):
     """One (L, B, W, ops, lane, carries) per outermost divergent loop."""
     out = subprocess.run(
-        [loom_opt, path, "-loom-vmap=masked-op-cost=1e30",
+        [loom_opt, path,
+         "-loom-vmap=masked-op-cost=1e30 gang-op-cost=1e30 gang-overhead=1e30",
          "-mlir-print-op-on-diagnostic=false", "-o", os.devnull],
         capture_output=True, text=True)
     if out.returncode:
@@ -80,69 +91,116 @@ def features(loom_opt, path):
                                                                    out.stderr))
     loops = []
     for m in REMARK.finditer(out.stderr):
-        L, B, _, W, ops, lane, carries = m.groups()
-        loops.append(tuple(int(x) for x in (L, B, W, ops, lane, carries)))
+        L, B, _, W, ops, lane, carries, Wg = m.groups()
+        # No gang part: a batch that fits one gang, which is masked.
+        Wg = Wg or B
+        loops.append(tuple(int(x) for x in (L, B, W, ops, lane, carries, Wg)))
     return loops
 
 
-def choose(loops, c, d, l):
-    """'masked', 'per-lane' or 'mixed' for a program's outermost loops."""
+def loop_costs(loop, p):
+    """{strategy: the model's cost} of one outermost loop, for the constants
+    p = (c, D, l, g, G, o, r)."""
+    L, B, W, ops, lane, carries, Wg = loop
+    c, d, l, g, G, o, r = p
+    work = ops + carries + 3
+    simd = math.ceil(B / W)
+    costs = {"masked": d ** L * (c * work * simd + l * lane * B),
+             "per-lane": B * (ops + l * lane)}
+    if B > Wg:
+        costs["gang"] = (G ** L * (g * work * simd + l * lane * B) +
+                         o * math.ceil(B / Wg))
+        costs["gang-refill"] = G ** (L - 1) * (g * (work + r) * simd +
+                                               l * lane * B)
+    return costs
+
+
+def choose(loops, p):
+    """The strategy the model picks for every outermost loop of a program,
+    or 'mixed'."""
     picks = set()
-    for L, B, W, ops, lane, carries in loops:
-        masked = d ** L * (c * (ops + carries + 3) * math.ceil(B / W) +
-                           l * lane * B)
-        per_lane = B * (ops + l * lane)
-        picks.add("masked" if masked <= per_lane else "per-lane")
+    for loop in loops:
+        costs = loop_costs(loop, p)
+        picks.add(min(costs, key=costs.get))
     return picks.pop() if len(picks) == 1 else "mixed"
 
 
 def regret(row, pick):
     t = row["times"]
-    both = [t[k] for k in ("masked", "per-lane") if t.get(k)]
-    if len(both) < 2:
+    fixed = [t[k] for k in STRATEGIES if t.get(k)]
+    if len(fixed) < 2 or (pick != "mixed" and not t.get(pick)):
         return 0.0
-    # A mixed choice is charged the slower of the two.
-    got = max(both) if pick == "mixed" else t[pick]
-    return math.log(got / min(both))
+    # A mixed choice is charged the slowest.
+    got = max(fixed) if pick == "mixed" else t[pick]
+    return math.log(got / min(fixed))
 
 
-def predicted_ratio(loops, c, d, l):
-    """The model's masked / per-lane for a program's outermost loops."""
-    masked = per_lane = 0.0
-    for L, B, W, ops, lane, carries in loops:
-        masked += d ** L * (c * (ops + carries + 3) * math.ceil(B / W) +
-                            l * lane * B)
-        per_lane += B * (ops + l * lane)
-    return masked / per_lane
+def predicted_ratio(loops, p, strategy):
+    """The model's `strategy` / per-lane for a program's outermost loops (a
+    loop that cannot gang counts as masked)."""
+    num = per_lane = 0.0
+    for loop in loops:
+        costs = loop_costs(loop, p)
+        num += costs.get(strategy, costs["masked"])
+        per_lane += costs["per-lane"]
+    return num / per_lane
 
 
-def measured_ratio(row):
+def measured_ratio(row, strategy="masked"):
     t = row["times"]
-    if t.get("masked") and t.get("per-lane"):
-        return t["masked"] / t["per-lane"]
+    if t.get(strategy) and t.get("per-lane"):
+        return t[strategy] / t["per-lane"]
     return None
 
 
-def fit(rows, feats):
-    """Least squares in log space of the model's masked / per-lane against
-    the measured one, over the grid."""
-    pairs = [(feats[r["program"]], math.log(measured_ratio(r)))
-             for r in rows if measured_ratio(r) and feats[r["program"]]]
+def least_squares(rows, feats, strategy, candidates):
+    """The point of `candidates` (tuples of all seven constants) with the
+    least squared error in log space of the model's `strategy` / per-lane
+    against the measured one."""
+    pairs = [(feats[r["program"]], math.log(measured_ratio(r, strategy)))
+             for r in rows if measured_ratio(r, strategy) and feats[r["program"]]]
+    if not pairs:
+        return None, 0.0
     best, win = None, None
-    for c in GRID_C:
-        for d in GRID_D:
-            for l in GRID_L:
-                err = sum((math.log(predicted_ratio(f, c, d, l)) - m) ** 2
-                          for f, m in pairs)
-                if best is None or err < best - 1e-12:
-                    best, win = err, (c, d, l)
-    return win, math.sqrt(best / max(1, len(pairs)))
+    for p in candidates:
+        err = sum((math.log(predicted_ratio(f, p, strategy)) - m) ** 2
+                  for f, m in pairs)
+        if best is None or err < best - 1e-12:
+            best, win = err, p
+    return win, math.sqrt(best / len(pairs))
 
 
-def apply(c, d, l):
+def fit(rows, feats, defaults):
+    """The three steps; a step without measurements keeps its defaults."""
+    c, d, l, g, G, o, r = defaults
+    p, rms = least_squares(rows, feats, "masked",
+                           ((c, d, l, g, G, o, r) for c in GRID_C
+                            for d in GRID_D for l in GRID_L))
+    if p:
+        c, d, l = p[:3]
+    q, _ = least_squares(rows, feats, "gang",
+                         ((c, d, l, g, G, o, r) for g in GRID_C
+                          for G in GRID_D for o in GRID_O))
+    if q:
+        g, G, o = q[3:6]
+    q, _ = least_squares(rows, feats, "gang-refill",
+                         ((c, d, l, g, G, o, r) for r in GRID_R))
+    if q:
+        r = q[6]
+    return (c, d, l, g, G, o, r), rms
+
+
+def defaults():
     with open(PASSES_TD) as f:
         text = f.read()
-    for name, value in zip(OPTIONS, (c, d, l)):
+    return tuple(float(re.search(DEFAULT % name, text).group(2))
+                 for name in OPTIONS)
+
+
+def apply(p):
+    with open(PASSES_TD) as f:
+        text = f.read()
+    for name, value in zip(OPTIONS, p):
         text = re.sub(DEFAULT % name, r'\g<1>"%.4g"' % value, text)
     with open(PASSES_TD, "w") as f:
         f.write(text)
@@ -170,11 +228,13 @@ def main(argv):
         feats[wl] = features(loom_opt,
                              os.path.join(ROOT, "python-free-examples", path))
     fit_rows = [r for r in rows if not r["held_out"]]
-    (c, d, l), rms = fit(fit_rows, feats)
-    print("fitted on %d runs (the fit half at 1 and 2 shards): "
-          "masked-op-cost=%.4g expected-divergence=%.4g lane-op-cost=%.4g "
+    p, rms = fit(fit_rows, feats, defaults())
+    print("fitted on %d runs (the fit half at 1 and 2 shards): %s "
           "(rms error of log(masked / per-lane): %.2f, a factor %.2f)" % (
-              len(fit_rows), c, d, l, rms, math.exp(rms)))
+              len(fit_rows), " ".join(
+                  "%s=%.4g" % (re.sub("([A-Z])", lambda m: "-" + m.group(1).lower(),
+                                      name), v) for name, v in zip(OPTIONS, p)),
+              rms, math.exp(rms)))
     print("%-16s %-8s %6s %9s %9s  %-8s %-8s %-12s %s" % (
         "program", "half", "shards", "ratio", "model", "fastest", "picks",
         "auto picked", "picks/fastest"))
@@ -183,20 +243,20 @@ def main(argv):
                       ("seed", seeds)):
         worst = {}
         for r in rs:
-            pick = choose(feats[r["program"]], c, d, l)
+            pick = choose(feats[r["program"]], p)
             q = math.exp(regret(r, pick))
             worst[r["shards"]] = max(worst.get(r["shards"], 0), q)
             m = measured_ratio(r)
             print("%-16s %-8s %6d %8.2fx %8.2fx  %-8s %-8s %-12s %.2fx" % (
                 r["program"], label, r["shards"], m or float("nan"),
-                predicted_ratio(feats[r["program"]], c, d, l)
+                predicted_ratio(feats[r["program"]], p, "masked")
                 if feats[r["program"]] else float("nan"), r["fastest"], pick,
                 r["auto_choice"] or "-", q))
         print("  worst model/fastest, %s: %s" % (label, ", ".join(
             "%d shard%s %.2fx" % (s, "" if s == 1 else "s", w)
             for s, w in sorted(worst.items()))))
     if do_apply:
-        apply(c, d, l)
+        apply(p)
         print("wrote the defaults into %s; rebuild and rerun the benchmark "
               "to measure auto with them" % os.path.relpath(PASSES_TD, ROOT))
     return 0

@@ -53,6 +53,10 @@ LoomVmapPassOptions LoomPipelineOptions::vmapOptions() const {
   vmap.assumedBatch = assumedBatch;
   vmap.maskedOpCost = maskedOpCost;
   vmap.laneOpCost = laneOpCost;
+  vmap.gangOpCost = gangOpCost;
+  vmap.gangDivergence = gangDivergence;
+  vmap.gangOverhead = gangOverhead;
+  vmap.refillOpCost = refillOpCost;
   return vmap;
 }
 

@@ -105,9 +105,11 @@ public:
   /// per-lane loop, so the pass can explain and record the loops in it.
   virtual void notifyClonedPerLane(Operation *original, Operation *clone) {}
 
-  /// Lanes of one gang, and whether a gang's slots refill (divergent=gang).
+  /// Lanes of one gang, and whether the slots of `loop`'s gang (a loop
+  /// getLoopStrategy decided gang) refill: the option under divergent=gang,
+  /// the cost model's choice under auto.
   virtual int64_t getGangWidth() const = 0;
-  virtual bool getGangRefill() const = 0;
+  virtual bool getGangRefill(Operation *loop) const = 0;
   /// Inserts `scalar` (a function a rule outlined, not yet in any module)
   /// into the module and returns its clone batched at `getGangWidth()` lanes
   /// for `signature`, under a mask (a trailing tensor<Wxi1>), with every

@@ -71,6 +71,25 @@ struct LoomPipelineOptions : public PassPipelineOptions<LoomPipelineOptions> {
       llvm::cl::desc("Cost per lane of an op either lowering runs lane by "
                      "lane, in scalar ops (cost model)"),
       llvm::cl::init(LoomVmapPassOptions{}.laneOpCost)};
+  PassOptions::Option<double> gangOpCost{
+      *this, "gang-op-cost",
+      llvm::cl::desc("Cost of one masked op on SIMD-width lanes of a gang, "
+                     "in scalar ops (cost model)"),
+      llvm::cl::init(LoomVmapPassOptions{}.gangOpCost)};
+  PassOptions::Option<double> gangDivergence{
+      *this, "gang-divergence",
+      llvm::cl::desc("Expected ratio of the slowest lane's trip count to the "
+                     "mean one within a gang, per level (cost model)"),
+      llvm::cl::init(LoomVmapPassOptions{}.gangDivergence)};
+  PassOptions::Option<double> gangOverhead{
+      *this, "gang-overhead",
+      llvm::cl::desc("Fixed cost of one gang, in scalar ops (cost model)"),
+      llvm::cl::init(LoomVmapPassOptions{}.gangOverhead)};
+  PassOptions::Option<double> refillOpCost{
+      *this, "refill-op-cost",
+      llvm::cl::desc("What refill adds to every trip of the outermost loop, "
+                     "in masked ops (cost model)"),
+      llvm::cl::init(LoomVmapPassOptions{}.refillOpCost)};
 
   // loom-shard
   PassOptions::Option<int64_t> shards{

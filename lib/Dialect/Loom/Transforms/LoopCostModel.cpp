@@ -9,6 +9,10 @@
 //
 //   masked   = D^L * (c * (ops + carries + 3) * ceil(B / W) + l * lane * B)
 //   per-lane = B * (ops + l * lane)
+//   gang     = G^L * (g * (ops + carries + 3) * ceil(B / W) + l * lane * B)
+//              + o * ceil(B / Wg)
+//   refill   = G^(L-1) * (g * (ops + carries + 3 + r) * ceil(B / W)
+//              + l * lane * B)
 //
 // B lanes, W SIMD width, L the depth of divergent loops nested in this one
 // (itself included), D the expected ratio of the slowest lane's trip count
@@ -21,8 +25,13 @@
 // per-lane index, and transcendental math, which becomes a C library call
 // per lane), which cost `l` scalar ops each in either lowering. Ops of a
 // called function count where they are called. The masked loop also pays
-// one select per carry, the mask update and the `any`. c, D and l are
-// fitted by benchmarks/fit-cost-model.py on half of the divergent suite
+// one select per carry, the mask update and the `any`. A gang runs the
+// masked nest on Wg lanes: its ops cost g (its lane buffers are small), its
+// lanes wait only for the slowest of the gang (G, per level), and each gang
+// pays o to gather and scatter its lanes. Refill keeps the outermost level's
+// slots busy (no G for it, and no gangs to start) at r masked ops a trip
+// for retiring and taking lanes. The constants are fitted by
+// benchmarks/fit-cost-model.py on half of the divergent suite
 // (docs/vmap.md); their defaults are the pass options'.
 //
 //===----------------------------------------------------------------------===//
@@ -113,7 +122,7 @@ mlir::loom::chooseDivergentStrategy(Operation *loop,
                                     const BatchednessAnalysis &analysis,
                                     const LoopCostParams &params) {
   if (params.target == VmapTarget::GPU)
-    return {LoopStrategy::PerLane,
+    return {LoopStrategy::PerLane, /*refill=*/false,
             "target=gpu: one thread per lane, so no lane waits for another "
             "and no grid-wide any"};
 
@@ -135,6 +144,31 @@ mlir::loom::chooseDivergentStrategy(Operation *loop,
        lanes * batch);
   double perLane = batch * (counts.ops + lanes);
   bool chooseMasked = masked <= perLane;
+  LoopCostDecision decision{chooseMasked ? LoopStrategy::Masked
+                                         : LoopStrategy::PerLane};
+  double best = std::min(masked, perLane);
+  // A batch that fits one gang is one masked loop: nothing to choose.
+  unsigned gangWidth = std::max(1u, params.gangWidth);
+  bool gangs = params.mayGang && (params.batchAssumed || batch > gangWidth);
+  double gang = 0, refill = 0;
+  if (gangs) {
+    double ops = counts.ops + carries + 3;
+    double gangDivergence = std::max(1.0, params.gangDivergence);
+    double gangOpCost = std::max(0.0, params.gangOpCost);
+    gang = std::pow(gangDivergence, depth) *
+               (gangOpCost * ops * std::ceil(batch / width) + lanes * batch) +
+           std::max(0.0, params.gangOverhead) * std::ceil(batch / gangWidth);
+    refill = std::pow(gangDivergence, depth - 1) *
+             (gangOpCost * (ops + std::max(0.0, params.refillOpCost)) *
+                  std::ceil(batch / width) +
+              lanes * batch);
+    if (gang < best) {
+      best = gang;
+      decision = {LoopStrategy::Gang, false};
+    }
+    if (refill < best)
+      decision = {LoopStrategy::Gang, true};
+  }
   // The counts let benchmarks/fit-cost-model.py refit the constants from
   // remarks alone.
   std::string why = llvm::formatv(
@@ -145,5 +179,15 @@ mlir::loom::chooseDivergentStrategy(Operation *loop,
       masked, chooseMasked ? "<=" : ">", perLane, depth, depth == 1 ? "" : "s",
       params.batch, params.batchAssumed ? " assumed" : "", width, counts.ops,
       counts.laneOps, carries);
-  return {chooseMasked ? LoopStrategy::Masked : LoopStrategy::PerLane, why};
+  if (gangs)
+    why += llvm::formatv("; gang {0:F0}, gang with refill {1:F0} (width "
+                         "{2}): {3}",
+                         gang, refill, gangWidth,
+                         decision.strategy == LoopStrategy::Gang
+                             ? (decision.refill ? "gang with refill is cheapest"
+                                                : "gang is cheapest")
+                             : "neither is cheaper")
+               .str();
+  decision.why = why;
+  return decision;
 }

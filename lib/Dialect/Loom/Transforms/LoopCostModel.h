@@ -34,16 +34,31 @@ struct LoopCostParams {
   /// The static batch size, or the assumed one when it is dynamic.
   int64_t batch = LoomVmapPassOptions{}.assumedBatch;
   bool batchAssumed = true;
+  /// Gangs: what one masked op on `simdWidth` of a gang's lanes costs, the
+  /// slowest over the mean lane's trips within a gang per level, the fixed
+  /// cost of one gang (gathering and scattering its lanes), and what refill
+  /// adds to every trip, in masked ops.
+  unsigned gangWidth = LoomVmapPassOptions{}.gangWidth;
+  double gangOpCost = LoomVmapPassOptions{}.gangOpCost;
+  double gangDivergence = LoomVmapPassOptions{}.gangDivergence;
+  double gangOverhead = LoomVmapPassOptions{}.gangOverhead;
+  double refillOpCost = LoomVmapPassOptions{}.refillOpCost;
+  /// Whether gang is a candidate: the loop is the outermost divergent loop
+  /// of its nest.
+  bool mayGang = false;
 };
 
 struct LoopCostDecision {
   LoopStrategy strategy;
+  /// With `Gang`: whether its slots refill.
+  bool refill = false;
   /// One clause for the loop's remark, e.g. "cost model: masked 272 < ...".
   std::string why;
 };
 
-/// Chooses masked or per-lane for `loop` (an scf.while or scf.for whose
-/// control is batched under `analysis`).
+/// Chooses masked, per-lane or (when `params.mayGang`) gang, with or without
+/// refill, for `loop` (an scf.while or scf.for whose control is batched under
+/// `analysis`).
 LoopCostDecision chooseDivergentStrategy(Operation *loop,
                                          const BatchednessAnalysis &analysis,
                                          const LoopCostParams &params);

@@ -387,6 +387,11 @@ struct LoomVmapPass : public mlir::loom::impl::LoomVmapPassBase<LoomVmapPass> {
     settings.cost.expectedDivergence = expectedDivergence;
     settings.cost.maskedOpCost = maskedOpCost;
     settings.cost.laneOpCost = laneOpCost;
+    settings.cost.gangWidth = gangWidth;
+    settings.cost.gangOpCost = gangOpCost;
+    settings.cost.gangDivergence = gangDivergence;
+    settings.cost.gangOverhead = gangOverhead;
+    settings.cost.refillOpCost = refillOpCost;
     settings.assumedBatch = assumedBatch;
     VmapExpander expander(module, settings);
 

@@ -149,7 +149,9 @@ public:
   int64_t getGangWidth() const override {
     return expander.getSettings().gangWidth;
   }
-  bool getGangRefill() const override { return expander.getSettings().refill; }
+  bool getGangRefill(Operation *loop) const override {
+    return refillLoops.contains(loop);
+  }
   FailureOr<func::FuncOp>
   batchGangBody(func::FuncOp scalar, ArrayRef<bool> signature, Operation *site,
                 bool isGangLoop, SmallVectorImpl<bool> &resultBatched) override;
@@ -161,6 +163,7 @@ private:
                                                 LoopStrategyAttr pin,
                                                 const std::string &reason);
   bool isGangRoot(Operation *loop) const;
+  bool isNestedInDivergentLoop(Operation *loop) const;
 
   VmapExpander &expander;
   const BatchednessAnalysis &analysis;
@@ -171,6 +174,8 @@ private:
   bool gangBody;
   /// Loops of this function decided gang (the outermost of their nests).
   DenseSet<Operation *> gangLoops;
+  /// The gang loops whose slots refill.
+  DenseSet<Operation *> refillLoops;
   Value batchSize;
   IRMapping mapping;
   /// The broadcast of each unbatched value, and the all-true mask.

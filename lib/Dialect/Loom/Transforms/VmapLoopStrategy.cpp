@@ -199,6 +199,7 @@ FailureOr<LoopStrategy> FunctionBatcher::getLoopStrategy(Operation *loop) {
 
   LoopStrategy strategy;
   std::string why;
+  bool refill = settings.refill;
   if (pin) {
     strategy = pin.getValue();
     why = "pinned by loom.strategy";
@@ -214,38 +215,50 @@ FailureOr<LoopStrategy> FunctionBatcher::getLoopStrategy(Operation *loop) {
     // loop's nest is not batched here).
     strategy = LoopStrategy::Gang;
     why = "divergent=gang";
-    for (Operation *parent = loop->getParentOp(); parent;
-         parent = parent->getParentOp())
-      if (isa<scf::WhileOp, scf::ForOp>(parent) &&
-          analysis.isControlBatched(parent)) {
-        strategy = LoopStrategy::Masked;
-        why = "divergent=gang applies to the outermost divergent loop of a "
-              "nest, and this one is nested in a masked loop";
-        break;
-      }
+    if (isNestedInDivergentLoop(loop)) {
+      strategy = LoopStrategy::Masked;
+      why = "divergent=gang applies to the outermost divergent loop of a "
+            "nest, and this one is nested in a masked loop";
+    }
   } else {
     LoopCostParams params = settings.cost;
     params.batchAssumed = ShapedType::isDynamic(batch);
     params.batch = params.batchAssumed ? settings.assumedBatch : batch;
+    // Gangs (and their refill) are a choice for the outermost loop only.
+    params.mayGang = !isNestedInDivergentLoop(loop);
     LoopCostDecision decision = chooseDivergentStrategy(loop, analysis, params);
     strategy = decision.strategy;
+    refill = decision.refill;
     why = decision.why;
   }
   if (strategy == LoopStrategy::Gang) {
     gangLoops.insert(loop);
+    if (refill)
+      refillLoops.insert(loop);
     int64_t width = getGangWidth();
     std::string fits;
     if (!ShapedType::isDynamic(batch) && batch <= width)
       fits = "; its " + std::to_string(batch) +
              " lanes fit in one gang: one masked loop";
     loop->emitRemark() << "loop is gang (width " << width
-                       << (getGangRefill() ? ", refill" : "") << "): " << reason
-                       << "; " << why << fits;
+                       << (refill ? ", refill" : "") << "): " << reason << "; "
+                       << why << fits;
     return strategy;
   }
   StringRef word = strategy == LoopStrategy::Masked ? "masked" : "per-lane";
   loop->emitRemark() << "loop is " << word << ": " << reason << "; " << why;
   return strategy;
+}
+
+/// True for a loop inside a divergent loop of this function: it is batched
+/// here only when that loop is masked.
+bool FunctionBatcher::isNestedInDivergentLoop(Operation *loop) const {
+  for (Operation *parent = loop->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (isa<scf::WhileOp, scf::ForOp>(parent) &&
+        analysis.isControlBatched(parent))
+      return true;
+  return false;
 }
 
 bool FunctionBatcher::isGangRoot(Operation *loop) const {

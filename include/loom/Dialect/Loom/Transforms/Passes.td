@@ -129,6 +129,18 @@ def LoomVmapPass : Pass<"loom-vmap", "ModuleOp"> {
            "Cost of one masked op on SIMD-width lanes, in scalar ops: its "
            "operands and results live in lane buffers, not registers "
            "(cost model)">,
+    Option<"gangOpCost", "gang-op-cost", "double", /*default=*/"76.11",
+           "Cost of one masked op on SIMD-width lanes of a gang, in scalar "
+           "ops (cost model)">,
+    Option<"gangDivergence", "gang-divergence", "double", /*default=*/"1",
+           "Expected ratio of the slowest lane's trip count to the mean one "
+           "within a gang, per divergent loop level (cost model)">,
+    Option<"gangOverhead", "gang-overhead", "double", /*default=*/"1e+06",
+           "Fixed cost of one gang (gathering and scattering its lanes), in "
+           "scalar ops (cost model)">,
+    Option<"refillOpCost", "refill-op-cost", "double", /*default=*/"1e+06",
+           "What refill adds to every trip of the outermost loop, in masked "
+           "ops (cost model)">,
     Option<"laneOpCost", "lane-op-cost", "double", /*default=*/"32",
            "Cost per lane of an op either lowering runs lane by lane (a "
            "libm call, a read at a per-lane index, a random number on a "

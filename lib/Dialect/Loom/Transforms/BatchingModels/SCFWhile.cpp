@@ -182,7 +182,7 @@ struct WhileBatchingModel
       return batchUniform(loop, context, builder);
     case LoopStrategy::Gang:
       if (!fitsOneGang(context))
-        return context.getGangRefill()
+        return context.getGangRefill(loop)
                    ? batchWhileRefill(loop, context, builder)
                    : batchWhileInGangs(loop, context, builder);
       [[fallthrough]];
