@@ -1,0 +1,52 @@
+// divergent=auto weighs gang and gang with refill beside masked and
+// per-lane, for the outermost divergent loop only, and its remark gives all
+// four costs. The constants here make each side win in turn; the defaults
+// are fitted (docs/vmap.md).
+// RUN: loom-opt %s -loom-vmap -mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=DEFAULT
+// RUN: loom-opt %s -loom-vmap="gang-op-cost=1 gang-overhead=0 refill-op-cost=1000" -mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=GANG
+// RUN: loom-opt %s -loom-vmap="gang-op-cost=1 gang-overhead=1000 gang-divergence=2 refill-op-cost=0" -mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=REFILL
+// RUN: loom-opt %s -loom-vmap="gang-op-cost=1 gang-overhead=0 gang-width=64" -mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=FITS
+
+// DEFAULT: remark: loop is per-lane: predicate depends on carry #0 (initially n), batched through argument #0 (n); cost model: masked {{[0-9]+}} > per-lane {{[0-9]+}} (2 divergent levels, 64 lanes, SIMD width 8); {{[0-9]+}} ops, 0 lane by lane, 2 carries; gang {{[0-9]+}}, gang with refill {{[0-9]+}} (width 16): neither is cheaper
+
+// GANG: remark: loop is gang (width 16): {{.*}}; gang {{[0-9]+}}, gang with refill {{[0-9]+}} (width 16): gang is cheapest
+// GANG: remark: loop is masked: it runs inside a gang of 16 lanes
+// GANG-LABEL: func.func private @nest_vmap_b_64(
+// GANG: scf.for
+// GANG: func.call @nest_gang_vmap_bu_16_masked_gang(
+
+// REFILL: remark: loop is gang (width 16, refill): {{.*}}: gang with refill is cheapest
+// REFILL-LABEL: func.func private @nest_vmap_b_64(
+// REFILL-NOT: func.call @nest_gang_vmap_bu_16_masked_gang(
+// REFILL: scf.while
+
+// A batch that fits one gang leaves nothing to weigh: no gang part.
+// FITS: cost model: masked {{[0-9]+}} {{[<>=]+}} per-lane {{[0-9]+}} (2 divergent levels, 64 lanes, SIMD width 8); {{[0-9]+}} ops, 0 lane by lane, 2 carries{{$}}
+
+func.func @nest(%n: i32 {loom.name = "n"}) -> i32 {
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %r:2 = scf.while (%i = %n, %acc = %zero) : (i32, i32) -> (i32, i32) {
+    %go = arith.cmpi sgt, %i, %zero : i32
+    scf.condition(%go) %i, %acc : i32, i32
+  } do {
+  ^bb0(%i: i32, %acc: i32):
+    %inner = scf.while (%j = %i) : (i32) -> i32 {
+      %more = arith.cmpi sgt, %j, %zero : i32
+      scf.condition(%more) %j : i32
+    } do {
+    ^bb0(%j: i32):
+      %j1 = arith.subi %j, %one : i32
+      scf.yield %j1 : i32
+    }
+    %i1 = arith.subi %i, %one : i32
+    %acc1 = arith.addi %acc, %i : i32
+    scf.yield %i1, %acc1 : i32, i32
+  }
+  return %r#1 : i32
+}
+
+func.func @main(%ns: tensor<64xi32>) -> tensor<64xi32> {
+  %r = loom.vmap @nest(%ns) in_axes [0] out_axes [0] : (tensor<64xi32>) -> tensor<64xi32>
+  return %r : tensor<64xi32>
+}
