@@ -11,25 +11,28 @@
 #
 #   masked   = D^L * (c * (ops + carries + 3) * ceil(B / W) + l * lane * B)
 #   per-lane = B * (ops + l * lane)
-#   gang     = G^L * (g * (ops + carries + 3) * ceil(B / W) + l * lane * B)
+#   gang     = G^L * (c * (ops + carries + 3) * ceil(B / W) + l * lane * B)
 #              + o * ceil(B / Wg)
-#   refill   = G^(L-1) * (g * (ops + carries + 3 + r) * ceil(B / W)
+#   refill   = G^(L-1) * (c * (ops + carries + 3 + r) * ceil(B / W)
 #              + l * lane * B)
+#
+# with c = c1 for a loop masked in one pass over the lanes (the remark says
+# which form)
 #
 # to `loom-bench-divergent`'s measurements (BENCH_DIR/divergent.json) of the
 # suite's *fit* half only, then reports how the fitted model does on the
 # held-out half and on the seed's programs (BENCH_DIR/seed.json, when there).
-# c is masked-op-cost, D expected-divergence, l lane-op-cost, g gang-op-cost,
-# G gang-divergence, o gang-overhead, r refill-op-cost; W (simd-width), Wg
+# c is masked-op-cost, c1 one-pass-op-cost, D expected-divergence, l
+# lane-op-cost, G gang-divergence, o gang-overhead, r refill-op-cost; W (simd-width), Wg
 # (gang-width) and B (assumed-batch) stay as they are. Each loop's ops, lane-by-lane ops,
 # carries and depth L come from loom-vmap's own remarks (loom-opt -loom-vmap
 # with every loop forced per-lane, so that only outermost loops speak).
 #
 # The fit, in three steps, each the least squared error in log space over a
-# log grid: (c, D, l) against the measured masked / per-lane of each fit
-# program at 1 and 2 shards (the sum over its outermost loops of each side);
-# then, with l fixed, (g, G, o) against gang / per-lane; then r against
-# gang-refill / per-lane. Fitting the ratio, not just which
+# log grid: (c, c1, D, l) against the measured masked / per-lane of each fit
+# program at 1 and 2 shards (the sum over its outermost loops of each side;
+# for each D and l, c and c1 are fitted apart, on the programs of each form);
+# then (G, o) against gang / per-lane; then r against gang-refill / per-lane. Fitting the ratio, not just which
 # side wins, uses how much faster the winner is: a boundary fitted to
 # decisions alone lands wherever the fit half stops constraining it, and
 # misjudges the first unseen program beyond it. The script then shows each
@@ -64,11 +67,12 @@ spec.loader.exec_module(report)
 REMARK = re.compile(
     r"cost model: masked \d+ [<>=]+ per-lane \d+ \((\d+) divergent levels?, "
     r"(\d+) lanes( assumed)?, SIMD width (\d+)\); (\d+) ops, (\d+) lane by "
-    r"lane, (\d+) carries(?:; gang \d+, gang with refill \d+ \(width (\d+)\))?")
+    r"lane, (\d+) carries, masked (in one pass|in sweeps)"
+    r"(?:; gang \d+, gang with refill \d+ \(width (\d+)\))?")
 
 # The pass options (Passes.td) that hold c, D, l, g, G, o and r.
-OPTIONS = ("maskedOpCost", "expectedDivergence", "laneOpCost", "gangOpCost",
-           "gangDivergence", "gangOverhead", "refillOpCost")
+OPTIONS = ("maskedOpCost", "expectedDivergence", "laneOpCost",
+           "onePassOpCost", "gangDivergence", "gangOverhead", "refillOpCost")
 STRATEGIES = ("masked", "per-lane", "gang", "gang-refill")
 DEFAULT = r'(Option<"%s", "[a-z-]+", "double",\s*/\*default=\*/)"([^"]*)"'
 
@@ -83,7 +87,8 @@ def features(loom_opt, path):
     """One (L, B, W, ops, lane, carries) per outermost divergent loop."""
     out = subprocess.run(
         [loom_opt, path,
-         "-loom-vmap=masked-op-cost=1e30 gang-op-cost=1e30 gang-overhead=1e30",
+         "-loom-vmap=masked-op-cost=1e30 one-pass-op-cost=1e30 "
+         "gang-overhead=1e30",
          "-mlir-print-op-on-diagnostic=false", "-o", os.devnull],
         capture_output=True, text=True)
     if out.returncode:
@@ -91,26 +96,29 @@ def features(loom_opt, path):
                                                                    out.stderr))
     loops = []
     for m in REMARK.finditer(out.stderr):
-        L, B, _, W, ops, lane, carries, Wg = m.groups()
+        L, B, _, W, ops, lane, carries, form, Wg = m.groups()
         # No gang part: a batch that fits one gang, which is masked.
         Wg = Wg or B
-        loops.append(tuple(int(x) for x in (L, B, W, ops, lane, carries, Wg)))
+        loops.append(tuple(int(x) for x in (L, B, W, ops, lane, carries, Wg)) +
+                     (form == "in one pass",))
     return loops
 
 
 def loop_costs(loop, p):
     """{strategy: the model's cost} of one outermost loop, for the constants
-    p = (c, D, l, g, G, o, r)."""
-    L, B, W, ops, lane, carries, Wg = loop
-    c, d, l, g, G, o, r = p
+    p = (c, D, l, c1, G, o, r)."""
+    L, B, W, ops, lane, carries, Wg, one_pass = loop
+    c, d, l, c1, G, o, r = p
+    if one_pass:
+        c = c1
     work = ops + carries + 3
     simd = math.ceil(B / W)
     costs = {"masked": d ** L * (c * work * simd + l * lane * B),
              "per-lane": B * (ops + l * lane)}
     if B > Wg:
-        costs["gang"] = (G ** L * (g * work * simd + l * lane * B) +
+        costs["gang"] = (G ** L * (c * work * simd + l * lane * B) +
                          o * math.ceil(B / Wg))
-        costs["gang-refill"] = G ** (L - 1) * (g * (work + r) * simd +
+        costs["gang-refill"] = G ** (L - 1) * (c * (work + r) * simd +
                                                l * lane * B)
     return costs
 
@@ -170,24 +178,40 @@ def least_squares(rows, feats, strategy, candidates):
     return win, math.sqrt(best / len(pairs))
 
 
+def one_pass_rows(rows, feats, one_pass):
+    """The rows whose every outermost loop is (or is not) masked in one
+    pass."""
+    return [r for r in rows if feats[r["program"]] and
+            all(loop[-1] == one_pass for loop in feats[r["program"]])]
+
+
 def fit(rows, feats, defaults):
     """The three steps; a step without measurements keeps its defaults."""
-    c, d, l, g, G, o, r = defaults
-    p, rms = least_squares(rows, feats, "masked",
-                           ((c, d, l, g, G, o, r) for c in GRID_C
-                            for d in GRID_D for l in GRID_L))
-    if p:
-        c, d, l = p[:3]
+    c, d, l, c1, G, o, r = defaults
+    sweeps, one_pass = (one_pass_rows(rows, feats, f) for f in (False, True))
+    best = None
+    for dd in GRID_D:
+        for ll in GRID_L:
+            # Each form's constant is fitted on its own programs.
+            pc, ec = least_squares(sweeps, feats, "masked",
+                                   ((x, dd, ll, c1, G, o, r) for x in GRID_C))
+            p1, e1 = least_squares(one_pass, feats, "masked",
+                                   ((c, dd, ll, x, G, o, r) for x in GRID_C))
+            err = ec ** 2 * len(sweeps) + e1 ** 2 * len(one_pass)
+            if best is None or err < best[0] - 1e-12:
+                best = (err, (pc or (c,))[0], dd, ll, (p1 or (0, 0, 0, c1))[3])
+    err, c, d, l, c1 = best
+    rms = math.sqrt(err / max(1, len(sweeps) + len(one_pass)))
     q, _ = least_squares(rows, feats, "gang",
-                         ((c, d, l, g, G, o, r) for g in GRID_C
-                          for G in GRID_D for o in GRID_O))
+                         ((c, d, l, c1, G, o, r) for G in GRID_D
+                          for o in GRID_O))
     if q:
-        g, G, o = q[3:6]
+        G, o = q[4:6]
     q, _ = least_squares(rows, feats, "gang-refill",
-                         ((c, d, l, g, G, o, r) for r in GRID_R))
+                         ((c, d, l, c1, G, o, r) for r in GRID_R))
     if q:
         r = q[6]
-    return (c, d, l, g, G, o, r), rms
+    return (c, d, l, c1, G, o, r), rms
 
 
 def defaults():

@@ -53,7 +53,7 @@ LoomVmapPassOptions LoomPipelineOptions::vmapOptions() const {
   vmap.assumedBatch = assumedBatch;
   vmap.maskedOpCost = maskedOpCost;
   vmap.laneOpCost = laneOpCost;
-  vmap.gangOpCost = gangOpCost;
+  vmap.onePassOpCost = onePassOpCost;
   vmap.gangDivergence = gangDivergence;
   vmap.gangOverhead = gangOverhead;
   vmap.refillOpCost = refillOpCost;

@@ -71,11 +71,12 @@ struct LoomPipelineOptions : public PassPipelineOptions<LoomPipelineOptions> {
       llvm::cl::desc("Cost per lane of an op either lowering runs lane by "
                      "lane, in scalar ops (cost model)"),
       llvm::cl::init(LoomVmapPassOptions{}.laneOpCost)};
-  PassOptions::Option<double> gangOpCost{
-      *this, "gang-op-cost",
-      llvm::cl::desc("Cost of one masked op on SIMD-width lanes of a gang, "
-                     "in scalar ops (cost model)"),
-      llvm::cl::init(LoomVmapPassOptions{}.gangOpCost)};
+  PassOptions::Option<double> onePassOpCost{
+      *this, "one-pass-op-cost",
+      llvm::cl::desc("Cost of one masked op on SIMD-width lanes in a loop "
+                     "masked in one pass over the lanes, in scalar ops "
+                     "(cost model)"),
+      llvm::cl::init(LoomVmapPassOptions{}.onePassOpCost)};
   PassOptions::Option<double> gangDivergence{
       *this, "gang-divergence",
       llvm::cl::desc("Expected ratio of the slowest lane's trip count to the "

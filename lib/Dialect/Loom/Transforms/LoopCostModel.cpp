@@ -9,26 +9,28 @@
 //
 //   masked   = D^L * (c * (ops + carries + 3) * ceil(B / W) + l * lane * B)
 //   per-lane = B * (ops + l * lane)
-//   gang     = G^L * (g * (ops + carries + 3) * ceil(B / W) + l * lane * B)
+//   gang     = G^L * (c * (ops + carries + 3) * ceil(B / W) + l * lane * B)
 //              + o * ceil(B / Wg)
-//   refill   = G^(L-1) * (g * (ops + carries + 3 + r) * ceil(B / W)
+//   refill   = G^(L-1) * (c * (ops + carries + 3 + r) * ceil(B / W)
 //              + l * lane * B)
 //
 // B lanes, W SIMD width, L the depth of divergent loops nested in this one
 // (itself included), D the expected ratio of the slowest lane's trip count
 // to the mean one per level (a masked loop runs until its slowest lane is
 // done, and nested levels compound), c what one masked op on W lanes costs
-// in scalar ops (its operands and results are lane buffers in memory, where
-// a per-lane loop keeps them in registers). `ops` counts the loop's ops that
-// the masked lowering runs on W lanes at once; `lane` those it can only run
-// lane by lane (random numbers on a per-lane key, reads and writes at a
-// per-lane index, and transcendental math, which becomes a C library call
+// in scalar ops: c1 when every level of the nest is masked in one pass over
+// the lanes per iteration (SCFWhileMasked.cpp: the lanes' state stays in
+// registers and vector code), else c (a sweep over lane buffers in memory
+// per op, where a per-lane loop keeps them in registers). `ops` counts the
+// loop's ops that the masked lowering runs on W lanes at once; `lane` those it
+// can only run lane by lane (random numbers on a per-lane key, reads and writes
+// at a per-lane index, and transcendental math, which becomes a C library call
 // per lane), which cost `l` scalar ops each in either lowering. Ops of a
 // called function count where they are called. The masked loop also pays
 // one select per carry, the mask update and the `any`. A gang runs the
-// masked nest on Wg lanes: its ops cost g (its lane buffers are small), its
-// lanes wait only for the slowest of the gang (G, per level), and each gang
-// pays o to gather and scatter its lanes. Refill keeps the outermost level's
+// masked nest on Wg lanes: its ops cost what masked ops cost, its lanes
+// wait only for the slowest of the gang (G, per level), and each gang pays o
+// to gather and scatter its lanes. Refill keeps the outermost level's
 // slots busy (no G for it, and no gangs to start) at r masked ops a trip
 // for retiring and taking lanes. The constants are fitted by
 // benchmarks/fit-cost-model.py on half of the divergent suite
@@ -37,12 +39,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoopCostModel.h"
+#include "BatchingModels/SCFWhileMasked.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
@@ -65,6 +70,11 @@ static bool runsLaneByLane(Operation *op, const BatchednessAnalysis &analysis) {
           math::AsinhOp, math::AcoshOp, math::AtanhOp, math::ExpOp,
           math::Exp2Op, math::ExpM1Op, math::LogOp, math::Log2Op, math::Log10Op,
           math::Log1pOp, math::PowFOp, math::ErfOp, math::CbrtOp>(op))
+    return anyBatched(op->getOperands());
+  // x86 has no vector integer division: the masked form divides lane by
+  // lane.
+  if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+          arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op))
     return anyBatched(op->getOperands());
   if (auto extract = dyn_cast<tensor::ExtractOp>(op))
     return anyBatched(extract.getIndices());
@@ -105,6 +115,40 @@ static void countOps(Region &region, const BatchednessAnalysis &analysis,
   });
 }
 
+/// True when the masked form of `loop` and of every divergent loop in it is
+/// one pass over the lanes per iteration (the fused or nest form), with no
+/// branch or call between them: those the nest form batches as they are, a
+/// sweep over the lanes each (both sides of a branch, then a select).
+static bool isMaskedInOnePass(Operation *loop,
+                              const BatchednessAnalysis &analysis) {
+  auto onePass = [](Operation *op) {
+    auto loop = dyn_cast<scf::WhileOp>(op);
+    if (!loop)
+      return false;
+    if (isElementwiseLoop(loop))
+      return true;
+    if (!isElementwiseNest(loop))
+      return false;
+    return !loop->walk([&](Operation *inner) {
+                  bool branchOrCall = isa<CallOpInterface>(inner) ||
+                                      (inner->getNumRegions() != 0 &&
+                                       !isa<scf::WhileOp, scf::ForOp>(inner));
+                  return branchOrCall ? WalkResult::interrupt()
+                                      : WalkResult::advance();
+                })
+                .wasInterrupted();
+  };
+  if (!onePass(loop))
+    return false;
+  WalkResult result = loop->walk([&](Operation *op) {
+    if (op != loop && isa<scf::WhileOp, scf::ForOp>(op) &&
+        analysis.isControlBatched(op) && !onePass(op))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !result.wasInterrupted();
+}
+
 /// 1 + the deepest chain of divergent loops nested in `loop`.
 static unsigned getDivergentDepth(Operation *loop,
                                   const BatchednessAnalysis &analysis) {
@@ -134,7 +178,9 @@ mlir::loom::chooseDivergentStrategy(Operation *loop,
   unsigned depth = getDivergentDepth(loop, analysis);
   double batch = std::max<int64_t>(1, params.batch);
   double divergence = std::max(1.0, params.expectedDivergence);
-  double opCost = std::max(0.0, params.maskedOpCost);
+  bool onePass = isMaskedInOnePass(loop, analysis);
+  double opCost =
+      std::max(0.0, onePass ? params.onePassOpCost : params.maskedOpCost);
   double laneCost = std::max(0.0, params.laneOpCost);
 
   double lanes = laneCost * counts.laneOps;
@@ -154,12 +200,11 @@ mlir::loom::chooseDivergentStrategy(Operation *loop,
   if (gangs) {
     double ops = counts.ops + carries + 3;
     double gangDivergence = std::max(1.0, params.gangDivergence);
-    double gangOpCost = std::max(0.0, params.gangOpCost);
     gang = std::pow(gangDivergence, depth) *
-               (gangOpCost * ops * std::ceil(batch / width) + lanes * batch) +
+               (opCost * ops * std::ceil(batch / width) + lanes * batch) +
            std::max(0.0, params.gangOverhead) * std::ceil(batch / gangWidth);
     refill = std::pow(gangDivergence, depth - 1) *
-             (gangOpCost * (ops + std::max(0.0, params.refillOpCost)) *
+             (opCost * (ops + std::max(0.0, params.refillOpCost)) *
                   std::ceil(batch / width) +
               lanes * batch);
     if (gang < best) {
@@ -174,11 +219,10 @@ mlir::loom::chooseDivergentStrategy(Operation *loop,
   std::string why = llvm::formatv(
       "cost model: masked {0:F0} {1} per-lane {2:F0} ({3} divergent "
       "level{4}, {5} lanes{6}, SIMD width {7}); {8:F0} ops, {9:F0} lane by "
-      "lane, "
-      "{10} carries",
+      "lane, {10} carries, masked {11}",
       masked, chooseMasked ? "<=" : ">", perLane, depth, depth == 1 ? "" : "s",
       params.batch, params.batchAssumed ? " assumed" : "", width, counts.ops,
-      counts.laneOps, carries);
+      counts.laneOps, carries, onePass ? "in one pass" : "in sweeps");
   if (gangs)
     why += llvm::formatv("; gang {0:F0}, gang with refill {1:F0} (width "
                          "{2}): {3}",

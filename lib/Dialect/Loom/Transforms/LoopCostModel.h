@@ -34,12 +34,13 @@ struct LoopCostParams {
   /// The static batch size, or the assumed one when it is dynamic.
   int64_t batch = LoomVmapPassOptions{}.assumedBatch;
   bool batchAssumed = true;
-  /// Gangs: what one masked op on `simdWidth` of a gang's lanes costs, the
-  /// slowest over the mean lane's trips within a gang per level, the fixed
-  /// cost of one gang (gathering and scattering its lanes), and what refill
-  /// adds to every trip, in masked ops.
+  /// `maskedOpCost` for a loop whose masked form is one pass over the lanes
+  /// per iteration (registers, vector code), not a sweep per op.
+  double onePassOpCost = LoomVmapPassOptions{}.onePassOpCost;
+  /// Gangs: the slowest over the mean lane's trips within a gang per level,
+  /// the fixed cost of one gang (gathering and scattering its lanes), and
+  /// what refill adds to every trip, in masked ops.
   unsigned gangWidth = LoomVmapPassOptions{}.gangWidth;
-  double gangOpCost = LoomVmapPassOptions{}.gangOpCost;
   double gangDivergence = LoomVmapPassOptions{}.gangDivergence;
   double gangOverhead = LoomVmapPassOptions{}.gangOverhead;
   double refillOpCost = LoomVmapPassOptions{}.refillOpCost;

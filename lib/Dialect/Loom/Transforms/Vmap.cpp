@@ -388,7 +388,7 @@ struct LoomVmapPass : public mlir::loom::impl::LoomVmapPassBase<LoomVmapPass> {
     settings.cost.maskedOpCost = maskedOpCost;
     settings.cost.laneOpCost = laneOpCost;
     settings.cost.gangWidth = gangWidth;
-    settings.cost.gangOpCost = gangOpCost;
+    settings.cost.onePassOpCost = onePassOpCost;
     settings.cost.gangDivergence = gangDivergence;
     settings.cost.gangOverhead = gangOverhead;
     settings.cost.refillOpCost = refillOpCost;

@@ -125,23 +125,25 @@ def LoomVmapPass : Pass<"loom-vmap", "ModuleOp"> {
            "trip count, per divergent loop level (cost model)">,
     Option<"assumedBatch", "assumed-batch", "int64_t", /*default=*/"64",
            "Batch size the cost model assumes when it is dynamic">,
-    Option<"maskedOpCost", "masked-op-cost", "double", /*default=*/"76.11",
+    Option<"maskedOpCost", "masked-op-cost", "double", /*default=*/"20.75",
            "Cost of one masked op on SIMD-width lanes, in scalar ops: its "
            "operands and results live in lane buffers, not registers "
            "(cost model)">,
-    Option<"gangOpCost", "gang-op-cost", "double", /*default=*/"76.11",
-           "Cost of one masked op on SIMD-width lanes of a gang, in scalar "
-           "ops (cost model)">,
+    Option<"onePassOpCost", "one-pass-op-cost", "double",
+           /*default=*/"2.828",
+           "Cost of one masked op on SIMD-width lanes in a loop masked in "
+           "one pass over the lanes (scalar carries, elementwise code), in "
+           "scalar ops (cost model)">,
     Option<"gangDivergence", "gang-divergence", "double", /*default=*/"1",
            "Expected ratio of the slowest lane's trip count to the mean one "
            "within a gang, per divergent loop level (cost model)">,
-    Option<"gangOverhead", "gang-overhead", "double", /*default=*/"1e+06",
+    Option<"gangOverhead", "gang-overhead", "double", /*default=*/"90.51",
            "Fixed cost of one gang (gathering and scattering its lanes), in "
            "scalar ops (cost model)">,
-    Option<"refillOpCost", "refill-op-cost", "double", /*default=*/"1e+06",
+    Option<"refillOpCost", "refill-op-cost", "double", /*default=*/"3.364",
            "What refill adds to every trip of the outermost loop, in masked "
            "ops (cost model)">,
-    Option<"laneOpCost", "lane-op-cost", "double", /*default=*/"32",
+    Option<"laneOpCost", "lane-op-cost", "double", /*default=*/"1",
            "Cost per lane of an op either lowering runs lane by lane (a "
            "libm call, a read at a per-lane index, a random number on a "
            "per-lane key), in scalar ops (cost model)">,
