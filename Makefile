@@ -50,7 +50,7 @@ test: build
 bench: configure
 	@scripts/install-bench-deps.sh
 	cmake --build $(BUILD) --target loom-bench-jit loom-bench-aot \
-	  loom-bench-mesh loom-bench-seed loom-bench-divergent -j$(JOBS)
+	  loom-bench-mesh loom-bench-seed loom-bench-divergent loom-opt -j$(JOBS)
 	@mkdir -p $(BUILD)/bench
 	$(BUILD)/bin/loom-bench-jit --benchmark_repetitions=5 \
 	  --benchmark_display_aggregates_only=true \

@@ -709,7 +709,8 @@ def main():
     L += divergent_section(bench_dir)
     # Sections other benchmarks own (`make bench-mpi`'s, loom-bench-masked's)
     # are kept as they are.
-    rendered = {line for line in L if line.startswith("## ")}
+    # A heading may end in its own blank line ("## X\n").
+    rendered = {line.splitlines()[0] for line in L if line.startswith("## ")}
     old = open(doc_path).read() if os.path.exists(doc_path) else ""
     for chunk in re.split(r"(?m)^(?=## )", old)[1:]:
         if chunk.splitlines()[0] not in rendered:
