@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Runtime/FakeCUDA.h"
 #include "ApiTestUtils.h"
 
 #include "loom/Loom.h"
@@ -31,15 +32,6 @@ using namespace loom;
 using namespace loom::test;
 
 namespace {
-
-struct FakeCUDAState {
-  int devices = 1;
-  int retains = 0, moduleLoads = 0, streams = 0, allocs = 0, launches = 0;
-  int copiesIn = 0, copiesOut = 0;
-  unsigned lastGrid = 0, lastBlock = 0;
-  int launchResult = 0;
-  char lastKernel[64] = {0};
-};
 
 std::vector<HostBuffer> mweInputs(int64_t lanes) {
   std::vector<HostBuffer> in;

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FakeCUDA.h"
+
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -18,15 +20,6 @@
 #include <string>
 
 extern "C" {
-
-struct FakeCUDAState {
-  int devices = 1;
-  int retains = 0, moduleLoads = 0, streams = 0, allocs = 0, launches = 0;
-  int copiesIn = 0, copiesOut = 0;
-  unsigned lastGrid = 0, lastBlock = 0;
-  int launchResult = 0;
-  char lastKernel[64] = {0};
-};
 
 FakeCUDAState *fake_cuda_state() {
   static FakeCUDAState state;
