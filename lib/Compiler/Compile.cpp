@@ -188,12 +188,15 @@ loom::detail::runFrontEnd(std::unique_ptr<llvm::MemoryBuffer> buffer,
     return Status::error("gangWidth must be at least 1 (0: the default), "
                          "got " +
                          std::to_string(options.gangWidth));
-  if ((options.gangWidth || options.refill) &&
-      options.divergent != DivergentPolicy::Gang)
+  // Auto weighs gangs of the given width too; it chooses refill itself.
+  bool gangs = options.divergent == DivergentPolicy::Gang;
+  if ((options.refill && !gangs) ||
+      (options.gangWidth && !gangs &&
+       options.divergent != DivergentPolicy::Auto))
     return Status::error(std::string(options.refill ? "refill" : "gangWidth") +
-                         " applies to gangs: it needs divergent=gang, got "
-                         "divergent=" +
-                         toString(options.divergent));
+                         " applies to gangs: it needs divergent=gang" +
+                         (options.refill ? "" : " or auto") +
+                         ", got divergent=" + toString(options.divergent));
   if (options.gangWidth)
     batching.gangWidth = options.gangWidth;
   batching.refill = options.refill;

@@ -101,10 +101,15 @@ Result<CompileOptions> loom::tools::compileOptionsFromFlags(bool countLoops) {
   if (gangWidth.getNumOccurrences() && gangWidth < 1)
     return Status::error("--gang-width must be at least 1, got " +
                          std::to_string(gangWidth));
-  if ((gangWidth.getNumOccurrences() || refill) &&
-      options.divergent != DivergentPolicy::Gang)
-    return Status::error(std::string(refill ? "--refill" : "--gang-width") +
-                         " applies to gangs: it needs --divergent gang");
+  // Auto weighs gangs of the given width too; it chooses refill itself.
+  if (refill && options.divergent != DivergentPolicy::Gang)
+    return Status::error(
+        "--refill applies to gangs: it needs --divergent gang");
+  if (gangWidth.getNumOccurrences() &&
+      options.divergent != DivergentPolicy::Gang &&
+      options.divergent != DivergentPolicy::Auto)
+    return Status::error(
+        "--gang-width applies to gangs: it needs --divergent gang or auto");
   options.gangWidth = gangWidth;
   options.refill = refill;
   auto ls = parseLoopSyncPolicy(loopSync);
