@@ -50,7 +50,8 @@ test: build
 bench: configure
 	@scripts/install-bench-deps.sh
 	cmake --build $(BUILD) --target loom-bench-jit loom-bench-aot \
-	  loom-bench-mesh loom-bench-seed loom-bench-divergent loom-opt -j$(JOBS)
+	  loom-bench-mesh loom-bench-seed loom-bench-divergent loom-bench-masked \
+	  loom-opt -j$(JOBS)
 	@mkdir -p $(BUILD)/bench
 	$(BUILD)/bin/loom-bench-jit --benchmark_repetitions=5 \
 	  --benchmark_display_aggregates_only=true \
@@ -72,6 +73,11 @@ bench: configure
 	  --benchmark_enable_random_interleaving=true \
 	  --benchmark_min_time=0.05 --benchmark_display_aggregates_only=true \
 	  --benchmark_out=$(BUILD)/bench/divergent.json \
+	  --benchmark_out_format=json || status=1; \
+	rm -f $(BUILD)/bench/masked.json; \
+	$(BUILD)/bin/loom-bench-masked --benchmark_repetitions=3 \
+	  --benchmark_display_aggregates_only=true \
+	  --benchmark_out=$(BUILD)/bench/masked.json \
 	  --benchmark_out_format=json || status=1; \
 	python3 benchmarks/report.py $(BUILD)/bench docs/benchmarks.md docs/img && \
 	python3 benchmarks/fit-cost-model.py $(BUILD)/bench --loom-opt $(BUILD)/bin/loom-opt && \

@@ -5,9 +5,9 @@
 #
 # ===-----------------------------------------------------------------------===#
 #
-# Usage: report.py [--section aot|divergent] BENCH_DIR DOC IMG_DIR
+# Usage: report.py [--section aot|divergent|masked] BENCH_DIR DOC IMG_DIR
 #
-# Reads BENCH_DIR/{jit,aot,mesh,seed,divergent,memory}.json (Google Benchmark's JSON,
+# Reads BENCH_DIR/{jit,aot,mesh,seed,divergent,masked,memory}.json (Google Benchmark's JSON,
 # every repetition, and loom-bench-seed's --peak-memory-out), writes the
 # Markdown page DOC and SVG plots into IMG_DIR with gnuplot. With
 # `--section aot` it reads only aot.json and replaces that one section (and
@@ -28,6 +28,8 @@ import re
 import statistics
 import subprocess
 import sys
+
+from masked_report import MASKED_HEADING, masked_section
 
 # The seed's own slowdowns (global over per-shard), from its report: CPU
 # figures, and the one GPU figure, which is kept apart from them.
@@ -271,13 +273,15 @@ def preamble():
         "edit the script, not this page. -->\n",
         "`make bench` installs gnuplot (`scripts/install-bench-deps.sh`), "
         "builds and runs `loom-bench-jit`, `loom-bench-aot`, `loom-bench-mesh`, "
-        "`loom-bench-seed` and `loom-bench-divergent` (Google Benchmark; the "
+        "`loom-bench-seed`, `loom-bench-divergent` and `loom-bench-masked` "
+        "(Google Benchmark; the "
         "console shows progress), "
         "writes every repetition as JSON into `build/bench/`, and renders "
         "this page and `docs/img/*.svg` with `benchmarks/report.py`. It "
         "takes a few minutes on 2 cores. `report.py --section aot` re-renders "
         "only the ahead-of-time section from `aot.json`, and `--section "
-        "divergent` only the divergent suite's from `divergent.json`; the "
+        "divergent` only the divergent suite's from `divergent.json` (`--section "
+        "masked`: `masked.json`); the "
         "other sections then keep the run named under \"Machine and run\".\n",
     ]
 
@@ -540,10 +544,12 @@ def main():
     args = sys.argv[1:]
     if args[:1] == ["--section"]:
         sections = {"aot": (AOT_HEADING, aot_section),
-                    "divergent": (DIVERGENT_HEADING, divergent_section)}
+                    "divergent": (DIVERGENT_HEADING, divergent_section),
+                    "masked": (MASKED_HEADING, lambda d: masked_section(
+                        d, sys.modules[__name__]))}
         if args[1:2] == [] or args[1] not in sections or len(args) != 5:
-            sys.exit("usage: report.py [--section aot|divergent] BENCH_DIR "
-                     "DOC IMG_DIR")
+            sys.exit("usage: report.py [--section aot|divergent|masked] "
+                     "BENCH_DIR DOC IMG_DIR")
         heading, render = sections[args[1]]
         replace_section(args[3], heading, render(args[2]))
         print("report.py: replaced the %s section of %s" % (args[1], args[3]))
@@ -707,8 +713,9 @@ def main():
     L.append("")
     L += aot_section(bench_dir)
     L += divergent_section(bench_dir)
-    # Sections other benchmarks own (`make bench-mpi`'s, loom-bench-masked's)
-    # are kept as they are.
+    L += masked_section(bench_dir, sys.modules[__name__])
+    # Sections other benchmarks own (`make bench-mpi`'s) are kept as they
+    # are.
     # A heading may end in its own blank line ("## X\n").
     rendered = {line.splitlines()[0] for line in L if line.startswith("## ")}
     old = open(doc_path).read() if os.path.exists(doc_path) else ""
