@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -74,17 +75,29 @@ struct Arith {
     return b.create<arith::ConstantFloatOp>(loc, value, floatType);
   }
   Value floatLike(Value like, double v) { return floatOf(like.getType(), v); }
-  Value add(Value x, Value y) { return b.create<arith::AddIOp>(loc, x, y); }
-  Value sub(Value x, Value y) { return b.create<arith::SubIOp>(loc, x, y); }
-  Value mul(Value x, Value y) { return b.create<arith::MulIOp>(loc, x, y); }
-  Value xor_(Value x, Value y) { return b.create<arith::XOrIOp>(loc, x, y); }
-  Value or_(Value x, Value y) { return b.create<arith::OrIOp>(loc, x, y); }
-  Value remu(Value x, Value y) { return b.create<arith::RemUIOp>(loc, x, y); }
+  Value add(Value x, Value y) {
+    return b.createOrFold<arith::AddIOp>(loc, x, y);
+  }
+  Value sub(Value x, Value y) {
+    return b.createOrFold<arith::SubIOp>(loc, x, y);
+  }
+  Value mul(Value x, Value y) {
+    return b.createOrFold<arith::MulIOp>(loc, x, y);
+  }
+  Value xor_(Value x, Value y) {
+    return b.createOrFold<arith::XOrIOp>(loc, x, y);
+  }
+  Value or_(Value x, Value y) {
+    return b.createOrFold<arith::OrIOp>(loc, x, y);
+  }
+  Value remu(Value x, Value y) {
+    return b.createOrFold<arith::RemUIOp>(loc, x, y);
+  }
   Value shl(Value x, int64_t n) {
-    return b.create<arith::ShLIOp>(loc, x, intLike(x, n));
+    return b.createOrFold<arith::ShLIOp>(loc, x, intLike(x, n));
   }
   Value shru(Value x, int64_t n) {
-    return b.create<arith::ShRUIOp>(loc, x, intLike(x, n));
+    return b.createOrFold<arith::ShRUIOp>(loc, x, intLike(x, n));
   }
   Value rotl(Value x, int64_t n) {
     Value high = shl(x, n);
@@ -92,10 +105,10 @@ struct Arith {
     return or_(high, low);
   }
   Value cmp(arith::CmpIPredicate p, Value x, Value y) {
-    return b.create<arith::CmpIOp>(loc, p, x, y);
+    return b.createOrFold<arith::CmpIOp>(loc, p, x, y);
   }
   Value select(Value c, Value x, Value y) {
-    return b.create<arith::SelectOp>(loc, c, x, y);
+    return b.createOrFold<arith::SelectOp>(loc, c, x, y);
   }
   Value addf(Value x, Value y) { return b.create<arith::AddFOp>(loc, x, y); }
   Value subf(Value x, Value y) { return b.create<arith::SubFOp>(loc, x, y); }
@@ -271,16 +284,33 @@ Key extractKey(OpBuilder &b, Location loc, Value key) {
   return {word(0), word(1)};
 }
 
-/// Random-number lowering state shared by the patterns of one module.
+/// The lowering of one random op. Its elements are built one by one, and
+/// two of them often share a threefry block: the halves of a non-partitionable
+/// draw, the two words of a key, a split's keys read twice. func.call is not
+/// CSE'd, so `block` hashes each distinct block once and hands every later
+/// element the same call's words. The integer index arithmetic folds as it is
+/// built (Arith's createOrFold), so an unrolled element's block is named by
+/// constants and its repeats are found here, in the order they are built.
 class RandomLowering {
 public:
   explicit RandomLowering(SymbolTable &symbols) : symbols(symbols) {}
 
   std::pair<Value, Value> block(OpBuilder &b, Location loc, Key k, Value x0,
                                 Value x1) {
-    auto call = b.create<func::CallOp>(loc, getThreefry(b, symbols),
-                                       ValueRange{k.k0, k.k1, x0, x1});
-    return {call.getResult(0), call.getResult(1)};
+    // A block's words are reused only where they were built: the same block
+    // (every element of an unrolled op) or, in a generate's body, that body.
+    // An operand is named by its value where it is a constant, by itself
+    // otherwise.
+    auto name = [](Value v) { return getAsOpFoldResult(v).getOpaqueValue(); };
+    BlockKey key{b.getInsertionBlock(), name(k.k0), name(k.k1), name(x0),
+                 name(x1)};
+    auto [it, inserted] = blocks.try_emplace(key);
+    if (inserted) {
+      auto call = b.create<func::CallOp>(loc, getThreefry(b, symbols),
+                                         ValueRange{k.k0, k.k1, x0, x1});
+      it->second = {call.getResult(0), call.getResult(1)};
+    }
+    return it->second;
   }
 
   /// Word `i` of `jax.random.bits(key, (n,))`. Without partitionable, the
@@ -329,7 +359,7 @@ public:
       // Key q is the block (0, q).
       Value q = a.shru(e, 1);
       auto [y0, y1] = block(b, loc, k, a.i32(0), q);
-      Value parity = b.create<arith::AndIOp>(loc, e, a.i32(1));
+      Value parity = b.createOrFold<arith::AndIOp>(loc, e, a.i32(1));
       Value low = a.cmp(arith::CmpIPredicate::eq, parity, a.i32(0));
       return a.select(low, y0, y1);
     }
@@ -378,7 +408,9 @@ public:
   }
 
 private:
+  using BlockKey = std::tuple<Block *, void *, void *, void *, void *>;
   SymbolTable &symbols;
+  DenseMap<BlockKey, std::pair<Value, Value>> blocks;
 };
 
 /// Tensors up to this many elements are built element by element with
@@ -409,8 +441,8 @@ Value generate(OpBuilder &b, Location loc, Type type,
         for (auto [d, idx] : llvm::enumerate(indices)) {
           Value size =
               nb.create<arith::ConstantIndexOp>(nl, tensor.getDimSize(d));
-          flat = nb.create<arith::AddIOp>(
-              nl, nb.create<arith::MulIOp>(nl, flat, size), idx);
+          flat = nb.createOrFold<arith::AddIOp>(
+              nl, nb.createOrFold<arith::MulIOp>(nl, flat, size), idx);
         }
         Value i = nb.create<arith::IndexCastOp>(nl, nb.getI32Type(), flat);
         nb.create<tensor::YieldOp>(nl, element(nb, nl, i));
@@ -426,18 +458,26 @@ int64_t numElements(Type type) {
 // Patterns
 //===----------------------------------------------------------------------===//
 
+/// Each rewrite starts a fresh RandomLowering: the blocks one op hashed are
+/// no values of another (the driver may have erased them since).
 template <typename Op>
 struct RandomPattern : OpRewritePattern<Op> {
-  RandomPattern(MLIRContext *ctx, RandomLowering lowering)
-      : OpRewritePattern<Op>(ctx), lowering(lowering) {}
-  mutable RandomLowering lowering;
+  RandomPattern(MLIRContext *ctx, SymbolTable &symbols)
+      : OpRewritePattern<Op>(ctx), symbols(symbols) {}
+  LogicalResult matchAndRewrite(Op op, PatternRewriter &rewriter) const final {
+    RandomLowering lowering(symbols);
+    return lower(op, rewriter, lowering);
+  }
+  virtual LogicalResult lower(Op op, PatternRewriter &rewriter,
+                              RandomLowering &lowering) const = 0;
+  SymbolTable &symbols;
 };
 
 // key(seed) => [0, seed]
 struct KeyLowering : RandomPattern<RandomKeyOp> {
   using RandomPattern::RandomPattern;
-  LogicalResult matchAndRewrite(RandomKeyOp op,
-                                PatternRewriter &rewriter) const override {
+  LogicalResult lower(RandomKeyOp op, PatternRewriter &rewriter,
+                      RandomLowering &) const override {
     Arith a{rewriter, op.getLoc()};
     rewriter.replaceOpWithNewOp<tensor::FromElementsOp>(
         op, op.getType(), ValueRange{a.i32(0), op.getSeed()});
@@ -448,8 +488,8 @@ struct KeyLowering : RandomPattern<RandomKeyOp> {
 // split(k)[e] => halves(threefry(k, iota(2n)))[e]
 struct SplitLowering : RandomPattern<RandomSplitOp> {
   using RandomPattern::RandomPattern;
-  LogicalResult matchAndRewrite(RandomSplitOp op,
-                                PatternRewriter &rewriter) const override {
+  LogicalResult lower(RandomSplitOp op, PatternRewriter &rewriter,
+                      RandomLowering &lowering) const override {
     Key k = extractKey(rewriter, op.getLoc(), op.getKey());
     int64_t count = numElements(op.getType()) / 2;
     bool part = op.getPartitionable();
@@ -465,8 +505,8 @@ struct SplitLowering : RandomPattern<RandomSplitOp> {
 // fold_in(k, d) => threefry(k, (0, d))
 struct FoldInLowering : RandomPattern<RandomFoldInOp> {
   using RandomPattern::RandomPattern;
-  LogicalResult matchAndRewrite(RandomFoldInOp op,
-                                PatternRewriter &rewriter) const override {
+  LogicalResult lower(RandomFoldInOp op, PatternRewriter &rewriter,
+                      RandomLowering &lowering) const override {
     Location loc = op.getLoc();
     Arith a{rewriter, loc};
     Key k = extractKey(rewriter, loc, op.getKey());
@@ -480,8 +520,8 @@ struct FoldInLowering : RandomPattern<RandomFoldInOp> {
 // bits(k)[i] => threefry word i (32 bits), or two words joined (64)
 struct BitsLowering : RandomPattern<RandomBitsOp> {
   using RandomPattern::RandomPattern;
-  LogicalResult matchAndRewrite(RandomBitsOp op,
-                                PatternRewriter &rewriter) const override {
+  LogicalResult lower(RandomBitsOp op, PatternRewriter &rewriter,
+                      RandomLowering &lowering) const override {
     Key k = extractKey(rewriter, op.getLoc(), op.getKey());
     int64_t n = numElements(op.getType());
     bool part = op.getPartitionable();
@@ -498,8 +538,8 @@ struct BitsLowering : RandomPattern<RandomBitsOp> {
 // uniform(k, lo, hi)[i] => max(lo, mantissa(bits[i]) * (hi - lo) + lo)
 struct UniformLowering : RandomPattern<RandomUniformOp> {
   using RandomPattern::RandomPattern;
-  LogicalResult matchAndRewrite(RandomUniformOp op,
-                                PatternRewriter &rewriter) const override {
+  LogicalResult lower(RandomUniformOp op, PatternRewriter &rewriter,
+                      RandomLowering &lowering) const override {
     Key k = extractKey(rewriter, op.getLoc(), op.getKey());
     int64_t n = numElements(op.getType());
     bool part = op.getPartitionable();
@@ -518,8 +558,8 @@ struct UniformLowering : RandomPattern<RandomUniformOp> {
 // normal(k)[i] => sqrt(2) * erfinv(uniform(k, nextafter(-1, 0), 1)[i])
 struct NormalLowering : RandomPattern<RandomNormalOp> {
   using RandomPattern::RandomPattern;
-  LogicalResult matchAndRewrite(RandomNormalOp op,
-                                PatternRewriter &rewriter) const override {
+  LogicalResult lower(RandomNormalOp op, PatternRewriter &rewriter,
+                      RandomLowering &lowering) const override {
     Location loc = op.getLoc();
     Arith a{rewriter, loc};
     Key k = extractKey(rewriter, loc, op.getKey());
@@ -551,8 +591,8 @@ struct NormalLowering : RandomPattern<RandomNormalOp> {
 // (1 when hi <= lo), all in wrapping uint32 as jax.random._randint.
 struct RandIntLowering : RandomPattern<RandomRandIntOp> {
   using RandomPattern::RandomPattern;
-  LogicalResult matchAndRewrite(RandomRandIntOp op,
-                                PatternRewriter &rewriter) const override {
+  LogicalResult lower(RandomRandIntOp op, PatternRewriter &rewriter,
+                      RandomLowering &lowering) const override {
     Location loc = op.getLoc();
     Arith a{rewriter, loc};
     Key k = extractKey(rewriter, loc, op.getKey());
@@ -586,10 +626,7 @@ struct RandIntLowering : RandomPattern<RandomRandIntOp> {
 
 void mlir::loom::populateLoomRandomToArithPatterns(RewritePatternSet &patterns,
                                                    SymbolTable &symbols) {
-  // RandomLowering only refers to the symbol table, so each pattern keeps
-  // its own copy.
-  RandomLowering lowering(symbols);
   patterns.add<KeyLowering, SplitLowering, FoldInLowering, BitsLowering,
                UniformLowering, NormalLowering, RandIntLowering>(
-      patterns.getContext(), lowering);
+      patterns.getContext(), symbols);
 }

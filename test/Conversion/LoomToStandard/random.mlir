@@ -20,8 +20,7 @@ func.func @key(%seed: i32) -> tensor<2xi32> {
 // CHECK-DAG: %[[K0:.*]] = tensor.extract %[[K]][%{{.*}}] : tensor<2xi32>
 // CHECK-DAG: %[[K1:.*]] = tensor.extract %[[K]][%{{.*}}] : tensor<2xi32>
 // CHECK: %[[Y:.*]]:2 = {{(func\.)?}}call @__loom_threefry2x32(%[[K0]], %[[K1]], %{{.*}}, %{{.*}})
-// CHECK: %[[W:.*]] = arith.select %{{.*}}, %[[Y]]#0, %[[Y]]#1 : i32
-// CHECK: %[[SH:.*]] = arith.shrui %[[W]], %{{.*}} : i32
+// CHECK: %[[SH:.*]] = arith.shrui %[[Y]]#0, %{{.*}} : i32
 // CHECK: %[[M:.*]] = arith.ori %[[SH]], %{{.*}} : i32
 // CHECK: %[[F:.*]] = arith.bitcast %[[M]] : i32 to f32
 // CHECK: %[[U:.*]] = arith.subf %[[F]], %{{.*}} : f32
@@ -118,13 +117,14 @@ func.func @uniform_f64(%k: tensor<2xi32>, %lo: f64, %hi: f64) -> f64 {
 // Non-partitionable 64-bit word i of n hashes the counts (i, n + i); the
 // partitionable one hashes (0, i), as 32-bit words do.
 // CHECK-LABEL: func.func @bits64
-// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : i32
-// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : i32
-// CHECK: %[[N:.*]] = arith.addi %[[C0]], %[[C3]] : i32
-// CHECK: call @__loom_threefry2x32(%{{.*}}, %{{.*}}, %[[C0]], %[[N]])
+// CHECK: %[[C0:.*]] = arith.constant 0 : i32
+// CHECK: call @__loom_threefry2x32(%{{.*}}, %{{.*}}, %[[C0]], %{{.*}})
 // CHECK: arith.extui
 // CHECK: arith.shli
 // CHECK: arith.ori {{.*}} : i64
+// CHECK: %[[C1:.*]] = arith.constant 1 : i32
+// CHECK: %[[C4:.*]] = arith.constant 4 : i32
+// CHECK-NEXT: call @__loom_threefry2x32(%{{.*}}, %{{.*}}, %[[C1]], %[[C4]])
 // CHECK: tensor.from_elements {{.*}} : tensor<3xi64>
 // CHECK-LABEL: func.func @bits64_partitionable
 // CHECK: %[[Z:.*]] = arith.constant 0 : i32
@@ -183,4 +183,51 @@ func.func @bits64_partitionable(%k: tensor<2xi32>) -> i64 {
 func.func @normal_f64(%k: tensor<2xi32>) -> f64 {
   %n = loom.random.normal %k : f64
   return %n : f64
+}
+
+// -----
+
+// Each threefry block is hashed once per op, and every element that shares
+// it takes its words from that one call: without partitionable, a split into
+// 2 hashes the blocks (0, 2) and (1, 3), whose first outputs are the first
+// key and whose second outputs the second; a (2,)-shaped uniform is the two
+// outputs of the block (0, 1). randint hashes its split's two blocks and one
+// block of each of the two keys.
+// CHECK-LABEL: func.func @split2
+// CHECK: %[[A:.*]]:2 = call @__loom_threefry2x32
+// CHECK: %[[B:.*]]:2 = call @__loom_threefry2x32
+// CHECK-NOT: call @__loom_threefry2x32
+// CHECK: tensor.from_elements %[[A]]#0, %[[B]]#0, %[[A]]#1, %[[B]]#1 : tensor<2x2xi32>
+// CHECK-LABEL: func.func @split2_partitionable
+// CHECK: %[[A:.*]]:2 = call @__loom_threefry2x32
+// CHECK: %[[B:.*]]:2 = call @__loom_threefry2x32
+// CHECK-NOT: call @__loom_threefry2x32
+// CHECK: tensor.from_elements %[[A]]#0, %[[A]]#1, %[[B]]#0, %[[B]]#1 : tensor<2x2xi32>
+// CHECK-LABEL: func.func @uniform2
+// CHECK: %[[Y:.*]]:2 = call @__loom_threefry2x32
+// CHECK-NOT: call @__loom_threefry2x32
+// CHECK: arith.shrui %[[Y]]#0
+// CHECK-NOT: call @__loom_threefry2x32
+// CHECK: arith.shrui %[[Y]]#1
+// CHECK-NOT: call @__loom_threefry2x32
+// CHECK: return
+// CHECK-LABEL: func.func @randint2
+// CHECK-COUNT-4: call @__loom_threefry2x32
+// CHECK-NOT: call @__loom_threefry2x32
+// CHECK: return
+func.func @split2(%k: tensor<2xi32>) -> tensor<2x2xi32> {
+  %s = loom.random.split %k : tensor<2x2xi32>
+  return %s : tensor<2x2xi32>
+}
+func.func @split2_partitionable(%k: tensor<2xi32>) -> tensor<2x2xi32> {
+  %s = loom.random.split %k {partitionable} : tensor<2x2xi32>
+  return %s : tensor<2x2xi32>
+}
+func.func @uniform2(%k: tensor<2xi32>, %lo: f32, %hi: f32) -> tensor<2xf32> {
+  %u = loom.random.uniform %k, %lo, %hi : tensor<2xf32>
+  return %u : tensor<2xf32>
+}
+func.func @randint2(%k: tensor<2xi32>, %lo: i32, %hi: i32) -> tensor<2xi32> {
+  %r = loom.random.randint %k, %lo, %hi : tensor<2xi32>
+  return %r : tensor<2xi32>
 }
