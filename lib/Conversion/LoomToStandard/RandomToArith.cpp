@@ -75,29 +75,23 @@ struct Arith {
     return b.create<arith::ConstantFloatOp>(loc, value, floatType);
   }
   Value floatLike(Value like, double v) { return floatOf(like.getType(), v); }
-  Value add(Value x, Value y) {
-    return b.createOrFold<arith::AddIOp>(loc, x, y);
+  /// Integer ops fold as they are built: an unrolled element's index
+  /// arithmetic becomes constants, which name its threefry block.
+  template <typename OpTy, typename... Args>
+  Value fold(Args... args) {
+    return b.createOrFold<OpTy>(loc, args...);
   }
-  Value sub(Value x, Value y) {
-    return b.createOrFold<arith::SubIOp>(loc, x, y);
-  }
-  Value mul(Value x, Value y) {
-    return b.createOrFold<arith::MulIOp>(loc, x, y);
-  }
-  Value xor_(Value x, Value y) {
-    return b.createOrFold<arith::XOrIOp>(loc, x, y);
-  }
-  Value or_(Value x, Value y) {
-    return b.createOrFold<arith::OrIOp>(loc, x, y);
-  }
-  Value remu(Value x, Value y) {
-    return b.createOrFold<arith::RemUIOp>(loc, x, y);
-  }
+  Value add(Value x, Value y) { return fold<arith::AddIOp>(x, y); }
+  Value sub(Value x, Value y) { return fold<arith::SubIOp>(x, y); }
+  Value mul(Value x, Value y) { return fold<arith::MulIOp>(x, y); }
+  Value xor_(Value x, Value y) { return fold<arith::XOrIOp>(x, y); }
+  Value or_(Value x, Value y) { return fold<arith::OrIOp>(x, y); }
+  Value remu(Value x, Value y) { return fold<arith::RemUIOp>(x, y); }
   Value shl(Value x, int64_t n) {
-    return b.createOrFold<arith::ShLIOp>(loc, x, intLike(x, n));
+    return fold<arith::ShLIOp>(x, intLike(x, n));
   }
   Value shru(Value x, int64_t n) {
-    return b.createOrFold<arith::ShRUIOp>(loc, x, intLike(x, n));
+    return fold<arith::ShRUIOp>(x, intLike(x, n));
   }
   Value rotl(Value x, int64_t n) {
     Value high = shl(x, n);
@@ -105,10 +99,10 @@ struct Arith {
     return or_(high, low);
   }
   Value cmp(arith::CmpIPredicate p, Value x, Value y) {
-    return b.createOrFold<arith::CmpIOp>(loc, p, x, y);
+    return fold<arith::CmpIOp>(p, x, y);
   }
   Value select(Value c, Value x, Value y) {
-    return b.createOrFold<arith::SelectOp>(loc, c, x, y);
+    return fold<arith::SelectOp>(c, x, y);
   }
   Value addf(Value x, Value y) { return b.create<arith::AddFOp>(loc, x, y); }
   Value subf(Value x, Value y) { return b.create<arith::SubFOp>(loc, x, y); }
@@ -284,13 +278,12 @@ Key extractKey(OpBuilder &b, Location loc, Value key) {
   return {word(0), word(1)};
 }
 
-/// The lowering of one random op. Its elements are built one by one, and
-/// two of them often share a threefry block: the halves of a non-partitionable
-/// draw, the two words of a key, a split's keys read twice. func.call is not
-/// CSE'd, so `block` hashes each distinct block once and hands every later
-/// element the same call's words. The integer index arithmetic folds as it is
-/// built (Arith's createOrFold), so an unrolled element's block is named by
-/// constants and its repeats are found here, in the order they are built.
+/// The lowering of one random op. Elements of one op often share a threefry
+/// block (the two halves of a non-partitionable draw or split, the two words
+/// of a partitionable key), and func.call is not CSE'd, so `block` hashes
+/// each distinct block once and hands later elements that call's words. An
+/// unrolled element's block is named by constants (Arith folds the index
+/// arithmetic), so its repeats are found in the order elements are built.
 class RandomLowering {
 public:
   explicit RandomLowering(SymbolTable &symbols) : symbols(symbols) {}
@@ -359,7 +352,7 @@ public:
       // Key q is the block (0, q).
       Value q = a.shru(e, 1);
       auto [y0, y1] = block(b, loc, k, a.i32(0), q);
-      Value parity = b.createOrFold<arith::AndIOp>(loc, e, a.i32(1));
+      Value parity = a.fold<arith::AndIOp>(e, a.i32(1));
       Value low = a.cmp(arith::CmpIPredicate::eq, parity, a.i32(0));
       return a.select(low, y0, y1);
     }
