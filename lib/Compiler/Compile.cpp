@@ -19,6 +19,7 @@
 #include "loom/InitAllDialects.h"
 #include "loom/Pipelines/Pipelines.h"
 #include "loom/Support/Limits.h"
+#include "loom/Target/LLVMIR/Dialect/Loom/LoomToLLVMIRTranslation.h"
 #include "loom/Transforms/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -149,6 +150,7 @@ loom::detail::runFrontEnd(std::unique_ptr<llvm::MemoryBuffer> buffer,
   mlir::loom::registerAllLoom(registry);
   mlir::registerBuiltinDialectTranslation(registry);
   mlir::registerLLVMDialectTranslation(registry);
+  mlir::loom::registerLoomDialectTranslation(registry);
   front.context = std::make_unique<mlir::MLIRContext>(
       registry, mlir::MLIRContext::Threading::DISABLED);
   mlir::MLIRContext &ctx = *front.context;
