@@ -102,6 +102,10 @@ void mlir::loom::buildLoomBufferizePipeline(OpPassManager &pm,
   // buffers can be hoisted out of the caller's loops with the rest.
   pm.addPass(createLoomInlineBatchedCallees());
   pm.addPass(createLoomCopySlicedCallOperands());
+  // Inlined callees repeat each other's random ops (the SDE's two Brownian
+  // increments split the same keys); once lowered, each would be its own
+  // threefry call, which CSE does not merge.
+  pm.addPass(createCSEPass());
   pm.addPass(createConvertLoomToStandard());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createLoomScalarizeSmallTensors());
