@@ -11,6 +11,11 @@
 //   shards {1, 2, 10} x loop-sync {global, local, auto}
 //                     x divergent {masked, per-lane, auto}
 //
+// and, for the workloads the divergent suite's table judges auto on
+// (mwe-b3000, ode-b300, sde-b300) at 1 and 2 shards, gang and gang with
+// refill at the default width (loop-sync auto), so that auto / fastest
+// counts every strategy auto may pick.
+//
 // next to the hand-written baseline (benchmarks/baseline/Seed.h, one scalar
 // solve per lane) on as many std::threads as the variant has shards. With one
 // shard loop-sync has nothing to synchronise, and per-lane loops have no
@@ -248,12 +253,26 @@ struct Variant {
   int shards;
   loom::LoopSyncPolicy sync;
   loom::DivergentPolicy divergent;
+  /// With DivergentPolicy::Gang: whether the gangs' slots refill.
+  bool refill = false;
 };
 
 std::string variantKey(const Workload &w, const Variant &v) {
   return w.name + "/" + std::to_string(v.shards) + "/" +
          std::to_string(static_cast<int>(v.sync)) + "/" +
-         std::to_string(static_cast<int>(v.divergent));
+         std::to_string(static_cast<int>(v.divergent)) +
+         (v.refill ? "/refill" : "");
+}
+
+/// The options that compile `v` for its timed run.
+loom::CompileOptions optionsFor(const Variant &v) {
+  loom::CompileOptions options;
+  options.entry = "main";
+  options.shards = v.shards;
+  options.loopSync = v.sync;
+  options.divergent = v.divergent;
+  options.refill = v.refill;
+  return options;
 }
 
 struct Compiled {
@@ -269,13 +288,8 @@ const Compiled &compiled(const Workload &w, const Variant &v) {
   auto it = cache.find(key);
   if (it != cache.end())
     return it->second;
-  loom::CompileOptions options;
-  options.entry = "main";
-  options.shards = v.shards;
-  options.loopSync = v.sync;
-  options.divergent = v.divergent;
   Executable exe =
-      orDie(Executable::compileFile(examplesDir + "/" + w.file(), options),
+      orDie(Executable::compileFile(examplesDir + "/" + w.file(), optionsFor(v)),
             "compiling " + key);
   Compiled c;
   c.compileSeconds = exe.compileTimes().total();
@@ -342,11 +356,7 @@ Measured measureCounters(const Workload &w, const Variant &v,
   if (v.divergent == loom::DivergentPolicy::PerLane)
     return m; // no masked loop to count
 
-  loom::CompileOptions options;
-  options.entry = "main";
-  options.shards = v.shards;
-  options.loopSync = v.sync;
-  options.divergent = v.divergent;
+  loom::CompileOptions options = optionsFor(v);
   options.countLoops = true;
   // Counts do not depend on the optimization level (no contraction, same
   // bits), and -O0 keeps `make bench` within its time.
@@ -498,7 +508,8 @@ benchmark::internal::Benchmark *configure(benchmark::internal::Benchmark *b) {
   return b->Unit(benchmark::kMillisecond)->UseRealTime();
 }
 
-/// Names are workload/sN/sync:X/div:Y, baseline as workload/sN/baseline.
+/// Names are workload/sN/sync:X/div:Y (Y gang-refill for gangs that refill),
+/// baseline as workload/sN/baseline.
 void registerAll() {
   using LS = loom::LoopSyncPolicy;
   using D = loom::DivergentPolicy;
@@ -517,9 +528,17 @@ void registerAll() {
           if (!(d == D::Auto && s == LS::Auto))
             variants.push_back({shards, s, d});
       variants.push_back({shards, LS::Auto, D::PerLane});
+      // Gangs only where the suite's table compares strategies: the list
+      // runs in `make bench`.
+      bool judged = w.name == "mwe-b3000" || w.name == "ode-b300" ||
+                    w.name == "sde-b300";
+      if (judged && shards <= 2)
+        for (bool refill : {false, true})
+          variants.push_back({shards, LS::Auto, D::Gang, refill});
       for (const Variant &v : variants) {
         std::string name = prefix + "sync:" + loom::toString(v.sync) +
-                           "/div:" + loom::toString(v.divergent);
+                           "/div:" + loom::toString(v.divergent) +
+                           (v.refill ? "-refill" : "");
         configure(benchmark::RegisterBenchmark(name.c_str(), benchVariant, &w,
                                                v, name));
       }

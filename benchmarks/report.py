@@ -166,7 +166,8 @@ WORKLOADS = [
 VARIANT_ORDER = ["baseline", "sync:auto/div:auto", "sync:global/div:auto",
                  "sync:local/div:auto", "sync:auto/div:masked",
                  "sync:global/div:masked", "sync:local/div:masked",
-                 "sync:auto/div:per-lane", "pmap"]
+                 "sync:auto/div:per-lane", "sync:auto/div:gang",
+                 "sync:auto/div:gang-refill", "pmap"]
 
 
 def seed_tables(seed, lines):
@@ -360,6 +361,9 @@ def aot_section(bench_dir):
 DIVERGENT_HEADING = "## The divergent suite (`loom-bench-divergent`)"
 STRATEGY_ORDER = ["uniform", "masked", "per-lane", "gang", "gang-refill", "auto"]
 SEED_WORKLOADS = ("mwe-b3000", "ode-b300", "sde-b300")
+# The fixed strategies loom-bench-seed times for SEED_WORKLOADS, in the order
+# of loom-bench-divergent's strategies() (its `same_code_as` indexes them).
+SEED_STRATEGIES = ("masked", "per-lane", "gang", "gang-refill")
 
 
 def divergent_table(bench_dir):
@@ -400,18 +404,18 @@ def divergent_table(bench_dir):
     for wl in SEED_WORKLOADS:
         for shards in (1, 2):
             times = {}
-            for d in ("masked", "per-lane", "auto"):
+            for d in SEED_STRATEGIES + ("auto",):
                 r = seed.get("%s/s%d/sync:auto/div:%s" % (wl, shards, d))
                 if r and r["times"]:
                     times[d] = med(r["times"])
             code = runs_doc.get("seed-code/%s/s%d" % (wl, shards))
             i = int(counter(code, "same_code_as") or 0) if code else 0
-            fixed = ("masked", "per-lane")
             if times:
                 seeds.append(summarise_row({
                     "program": wl, "shards": shards, "held_out": True,
                     "times": times, "auto_choice": None,
-                    "same_code_as": fixed[i - 1] if 0 < i <= 2 else None}))
+                    "same_code_as": SEED_STRATEGIES[i - 1]
+                    if 0 < i <= len(SEED_STRATEGIES) else None}))
     return rows, seeds, (doc or {}).get("context", {})
 
 
@@ -482,13 +486,13 @@ def divergent_section(bench_dir):
                  "same `make bench` (loop-sync auto); *auto's code* from "
                  "`loom-bench-divergent`'s `seed-code/` entries, which compare "
                  "the lowered modules:\n")
-        L.append("| program | shards | masked | per-lane | auto | fastest "
-                 "| auto's code | auto / fastest |")
-        L.append("|---|---|---|---|---|---|---|---|")
+        L.append("| program | shards | %s | auto | fastest "
+                 "| auto's code | auto / fastest |" % " | ".join(SEED_STRATEGIES))
+        L.append("|---|---|%s---|---|---|---|" % ("---|" * len(SEED_STRATEGIES)))
         for r in seeds:
-            L.append("| `%s` | %d | %s | %s | %s | %s | %s | %s |" % (
-                r["program"], r["shards"], fmt_time(r["times"].get("masked")),
-                fmt_time(r["times"].get("per-lane")),
+            L.append("| `%s` | %d | %s | %s | %s | %s | %s |" % (
+                r["program"], r["shards"],
+                " | ".join(fmt_time(r["times"].get(k)) for k in SEED_STRATEGIES),
                 fmt_time(r["times"].get("auto")), r["fastest"],
                 r.get("same_code_as") or "its own",
                 fmt_ratio(r["auto_over_fastest"])))
