@@ -288,9 +288,9 @@ const Compiled &compiled(const Workload &w, const Variant &v) {
   auto it = cache.find(key);
   if (it != cache.end())
     return it->second;
-  Executable exe =
-      orDie(Executable::compileFile(examplesDir + "/" + w.file(), optionsFor(v)),
-            "compiling " + key);
+  Executable exe = orDie(
+      Executable::compileFile(examplesDir + "/" + w.file(), optionsFor(v)),
+      "compiling " + key);
   Compiled c;
   c.compileSeconds = exe.compileTimes().total();
   c.exe = std::make_unique<Executable>(std::move(exe));
@@ -530,8 +530,8 @@ void registerAll() {
       variants.push_back({shards, LS::Auto, D::PerLane});
       // Gangs only where the suite's table compares strategies: the list
       // runs in `make bench`.
-      bool judged = w.name == "mwe-b3000" || w.name == "ode-b300" ||
-                    w.name == "sde-b300";
+      bool judged =
+          w.name == "mwe-b3000" || w.name == "ode-b300" || w.name == "sde-b300";
       if (judged && shards <= 2)
         for (bool refill : {false, true})
           variants.push_back({shards, LS::Auto, D::Gang, refill});

@@ -9,37 +9,41 @@
 #
 # Fits the constants of loom-vmap's divergent-loop cost model (docs/vmap.md)
 #
-#   masked   = D^L * (c * (ops + carries + 3) * ceil(B / W) + l * lane * B)
-#   per-lane = B * (ops + l * lane)
-#   gang     = G^L * (c * (ops + carries + 3) * ceil(B / W) + l * lane * B)
-#              + o * ceil(B / Wg)
-#   refill   = G^(L-1) * (c * (ops + carries + 3 + r) * ceil(B / W)
-#              + l * lane * B)
+#   per-lane = B * max(ops + l * lane, k * chain)
+#   masked   = D(B)^L * (c_m * (ops + carries + 3) * ceil(B / W) + u * lane * B)
+#   gang     = D(Wg)^L * (c_g * (ops + carries + 3) * ceil(B / W)
+#              + u * lane * B) + o * ceil(B / Wg)
+#   refill   = D(Wg)^(L-1) * (c_g * (ops + carries + 3 + r * carries)
+#              * ceil(B / W) + u * lane * B)
+#   D(n)     = 1 + d * log2(n)
 #
-# with c = c1 for a loop masked in one pass over the lanes (the remark says
-# which form)
+# where c_m is c (masked-op-cost) for a loop masked in sweeps and c1
+# (one-pass-op-cost) for one masked in one pass over the lanes (the remark
+# says which form), c_g likewise g (gang-op-cost) or g1
+# (gang-one-pass-op-cost); d is divergence-per-doubling, l lane-op-cost, u
+# batched-lane-op-cost, k carried-latency-cost, o gang-overhead, r
+# refill-op-cost. W (simd-width), Wg (gang-width) and B (assumed-batch) stay
+# as they are. Each loop's ops, lane-by-lane ops, carries, the latency of its
+# carried chain in cycles, depth L and form come from loom-vmap's own
+# remarks (loom-opt -loom-vmap with every loop forced per-lane, so that only
+# outermost loops speak).
 #
-# to `loom-bench-divergent`'s measurements (BENCH_DIR/divergent.json) of the
-# suite's *fit* half only, then reports how the fitted model does on the
-# held-out half and on the seed's programs (BENCH_DIR/seed.json, when there).
-# c is masked-op-cost, c1 one-pass-op-cost, D expected-divergence, l
-# lane-op-cost, G gang-divergence, o gang-overhead, r refill-op-cost; W (simd-width), Wg
-# (gang-width) and B (assumed-batch) stay as they are. Each loop's ops, lane-by-lane ops,
-# carries and depth L come from loom-vmap's own remarks (loom-opt -loom-vmap
-# with every loop forced per-lane, so that only outermost loops speak).
-#
-# The fit, in three steps, each the least squared error in log space over a
-# log grid: (c, c1, D, l) against the measured masked / per-lane of each fit
-# program at 1 and 2 shards (the sum over its outermost loops of each side;
-# for each D and l, c and c1 are fitted apart, on the programs of each form);
-# then (G, o) against gang / per-lane; then r against gang-refill / per-lane. Fitting the ratio, not just which
-# side wins, uses how much faster the winner is: a boundary fitted to
+# The fit uses `loom-bench-divergent`'s measurements (BENCH_DIR/divergent.json)
+# of the suite's *fit* half only, then reports how the fitted model does on
+# the held-out half and on the seed's programs (BENCH_DIR/seed.json, when
+# there). It is least squares in log space of the model's masked / per-lane,
+# gang / per-lane and gang-refill / per-lane against the measured ones, for
+# every fit program at 1 and 2 shards (the sum over a program's outermost
+# loops of each side), taken one constant at a time over a log grid, in
+# rounds until no constant moves (at most 8), from the current defaults and
+# from all ones, keeping the better. Fitting the ratios, not just
+# which side wins, uses how much faster the winner is: a boundary fitted to
 # decisions alone lands wherever the fit half stops constraining it, and
 # misjudges the first unseen program beyond it. The script then shows each
-# program's measured and modelled ratio and what the fitted model picks, with
-# its time over the fastest's. `--apply` writes the constants into the pass
-# options' defaults in include/loom/Dialect/Loom/Transforms/Passes.td (the
-# one place they live).
+# program's measured and modelled ratios and what the fitted model picks,
+# with its time over the fastest's. `--apply` writes the constants into the
+# pass options' defaults in include/loom/Dialect/Loom/Transforms/Passes.td
+# (the one place they live).
 #
 # Standard library only; rerun it after anything changes the timings (e.g. a
 # faster masked lowering): `make bench`, then this script with --apply.
@@ -66,29 +70,39 @@ spec.loader.exec_module(report)
 
 REMARK = re.compile(
     r"cost model: masked \d+ [<>=]+ per-lane \d+ \((\d+) divergent levels?, "
-    r"(\d+) lanes( assumed)?, SIMD width (\d+)\); (\d+) ops, (\d+) lane by "
-    r"lane, (\d+) carries, masked (in one pass|in sweeps)"
-    r"(?:; gang \d+, gang with refill \d+ \(width (\d+)\))?")
+    r"(\d+) lanes( assumed)?, SIMD width (\d+), divergence [\d.]+ a level\); "
+    r"(\d+) ops, (\d+) lane by lane, (\d+) carries, a (\d+)-cycle carried "
+    r"chain, masked "
+    r"(in one pass|in sweeps)"
+    r"(?:; gang \d+, gang with refill \d+ \(width (\d+))?")
 
-# The pass options (Passes.td) that hold c, D, l, g, G, o and r.
-OPTIONS = ("maskedOpCost", "expectedDivergence", "laneOpCost",
-           "onePassOpCost", "gangDivergence", "gangOverhead", "refillOpCost")
+# The pass options (Passes.td) that hold c, c1, g, g1, d, l, u, k, o and r,
+# in the order of loop_costs' p.
+OPTIONS = ("maskedOpCost", "onePassOpCost", "gangOpCost", "gangOnePassOpCost",
+           "divergencePerDoubling", "laneOpCost", "batchedLaneOpCost",
+           "carriedLatencyCost", "gangOverhead", "refillOpCost")
 STRATEGIES = ("masked", "per-lane", "gang", "gang-refill")
 DEFAULT = r'(Option<"%s", "[a-z-]+", "double",\s*/\*default=\*/)"([^"]*)"'
 
-GRID_C = [2 ** (k / 8) for k in range(-16, 81)]  # masked-op-cost 0.25..1024
-GRID_D = [2 ** (k / 8) for k in range(0, 17)]  # expected-divergence 1..4
-GRID_L = [2 ** (k / 4) for k in range(0, 25)]  # lane-op-cost 1..64
+GRID_C = [2 ** (k / 8) for k in range(-24, 81)]  # op costs 0.125..1024
+GRID_D = [0] + [2 ** (k / 8) for k in range(-64, 9)]  # d 0, 0.004..2
+# Lane-op costs 1..128: a lane-by-lane op costs at least the one scalar op
+# it is in the per-lane form.
+GRID_L = [2 ** (k / 8) for k in range(0, 57)]
 GRID_O = [0] + [2 ** (k / 2) for k in range(0, 41)]  # gang-overhead 1..2^20
-GRID_R = [0] + [2 ** (k / 4) for k in range(0, 49)]  # refill-op-cost 1..4096
+GRID_R = [0] + [2 ** (k / 4) for k in range(-8, 49)]  # refill-op-cost 0.25..4096
+GRID_K = [0] + [2 ** (k / 8) for k in range(-40, 25)]  # latency 0, 0.03..8
+GRIDS = (GRID_C, GRID_C, GRID_C, GRID_C, GRID_D, GRID_L, GRID_L, GRID_K,
+         GRID_O, GRID_R)
 
 
 def features(loom_opt, path):
-    """One (L, B, W, ops, lane, carries) per outermost divergent loop."""
+    """One (L, B, W, ops, lane, carries, chain, Wg, one_pass) per outermost
+    divergent loop."""
     out = subprocess.run(
         [loom_opt, path,
          "-loom-vmap=masked-op-cost=1e30 one-pass-op-cost=1e30 "
-         "gang-overhead=1e30",
+         "gang-op-cost=1e30 gang-one-pass-op-cost=1e30 gang-overhead=1e30",
          "-mlir-print-op-on-diagnostic=false", "-o", os.devnull],
         capture_output=True, text=True)
     if out.returncode:
@@ -96,30 +110,33 @@ def features(loom_opt, path):
                                                                    out.stderr))
     loops = []
     for m in REMARK.finditer(out.stderr):
-        L, B, _, W, ops, lane, carries, form, Wg = m.groups()
+        L, B, _, W, ops, lane, carries, chain, form, Wg = m.groups()
         # No gang part: a batch that fits one gang, which is masked.
         Wg = Wg or B
-        loops.append(tuple(int(x) for x in (L, B, W, ops, lane, carries, Wg)) +
-                     (form == "in one pass",))
+        loops.append(tuple(int(x) for x in (L, B, W, ops, lane, carries, chain,
+                                             Wg)) + (form == "in one pass",))
     return loops
 
 
 def loop_costs(loop, p):
     """{strategy: the model's cost} of one outermost loop, for the constants
-    p = (c, D, l, c1, G, o, r)."""
-    L, B, W, ops, lane, carries, Wg, one_pass = loop
-    c, d, l, c1, G, o, r = p
-    if one_pass:
-        c = c1
-    work = ops + carries + 3
-    simd = math.ceil(B / W)
-    costs = {"masked": d ** L * (c * work * simd + l * lane * B),
-             "per-lane": B * (ops + l * lane)}
+    p = (c, c1, g, g1, d, l, u, k, o, r)."""
+    L, B, W, ops, lane, carries, chain, Wg, one_pass = loop
+    c, c1, g, g1, d, l, u, k, o, r = p
+    cm, cg = (c1, g1) if one_pass else (c, g)
+    vector_ops = (ops + carries + 3) * math.ceil(B / W)
+    lanes = u * lane * B
+
+    def D(n):
+        return 1 + d * math.log2(n)
+
+    costs = {"masked": D(B) ** L * (cm * vector_ops + lanes),
+             "per-lane": B * max(ops + l * lane, k * chain)}
     if B > Wg:
-        costs["gang"] = (G ** L * (c * work * simd + l * lane * B) +
+        costs["gang"] = (D(Wg) ** L * (cg * vector_ops + lanes) +
                          o * math.ceil(B / Wg))
-        costs["gang-refill"] = G ** (L - 1) * (c * (work + r) * simd +
-                                               l * lane * B)
+        costs["gang-refill"] = D(Wg) ** (L - 1) * (
+            cg * (vector_ops + r * carries * math.ceil(B / W)) + lanes)
     return costs
 
 
@@ -161,57 +178,49 @@ def measured_ratio(row, strategy="masked"):
     return None
 
 
-def least_squares(rows, feats, strategy, candidates):
-    """The point of `candidates` (tuples of all seven constants) with the
-    least squared error in log space of the model's `strategy` / per-lane
-    against the measured one."""
-    pairs = [(feats[r["program"]], math.log(measured_ratio(r, strategy)))
-             for r in rows if measured_ratio(r, strategy) and feats[r["program"]]]
-    if not pairs:
-        return None, 0.0
-    best, win = None, None
-    for p in candidates:
-        err = sum((math.log(predicted_ratio(f, p, strategy)) - m) ** 2
-                  for f, m in pairs)
-        if best is None or err < best - 1e-12:
-            best, win = err, p
-    return win, math.sqrt(best / len(pairs))
+def squared_error(rows, feats, p):
+    """The squared error in log space of the model's masked, gang and
+    gang-refill / per-lane against the measured ones, and how many terms."""
+    err, n = 0.0, 0
+    for r in rows:
+        f = feats[r["program"]]
+        for strategy in ("masked", "gang", "gang-refill"):
+            m = measured_ratio(r, strategy)
+            if f and m:
+                err += (math.log(predicted_ratio(f, p, strategy)) -
+                        math.log(m)) ** 2
+                n += 1
+    return err, n
 
 
-def one_pass_rows(rows, feats, one_pass):
-    """The rows whose every outermost loop is (or is not) masked in one
-    pass."""
-    return [r for r in rows if feats[r["program"]] and
-            all(loop[-1] == one_pass for loop in feats[r["program"]])]
+def descend(rows, feats, start):
+    """Least squares one constant at a time over its grid, in rounds until
+    no constant moves (at most 8)."""
+    p = list(start)
+    for _ in range(8):
+        moved = False
+        for i, grid in enumerate(GRIDS):
+            best = squared_error(rows, feats, p)[0], p[i]
+            for v in grid:
+                err = squared_error(rows, feats, p[:i] + [v] + p[i + 1:])[0]
+                if err < best[0] - 1e-12:
+                    best = err, v
+            moved |= best[1] != p[i]
+            p[i] = best[1]
+        if not moved:
+            break
+    return p
 
 
 def fit(rows, feats, defaults):
-    """The three steps; a step without measurements keeps its defaults."""
-    c, d, l, c1, G, o, r = defaults
-    sweeps, one_pass = (one_pass_rows(rows, feats, f) for f in (False, True))
-    best = None
-    for dd in GRID_D:
-        for ll in GRID_L:
-            # Each form's constant is fitted on its own programs.
-            pc, ec = least_squares(sweeps, feats, "masked",
-                                   ((x, dd, ll, c1, G, o, r) for x in GRID_C))
-            p1, e1 = least_squares(one_pass, feats, "masked",
-                                   ((c, dd, ll, x, G, o, r) for x in GRID_C))
-            err = ec ** 2 * len(sweeps) + e1 ** 2 * len(one_pass)
-            if best is None or err < best[0] - 1e-12:
-                best = (err, (pc or (c,))[0], dd, ll, (p1 or (0, 0, 0, c1))[3])
-    err, c, d, l, c1 = best
-    rms = math.sqrt(err / max(1, len(sweeps) + len(one_pass)))
-    q, _ = least_squares(rows, feats, "gang",
-                         ((c, d, l, c1, G, o, r) for G in GRID_D
-                          for o in GRID_O))
-    if q:
-        G, o = q[4:6]
-    q, _ = least_squares(rows, feats, "gang-refill",
-                         ((c, d, l, c1, G, o, r) for r in GRID_R))
-    if q:
-        r = q[6]
-    return (c, d, l, c1, G, o, r), rms
+    """The better of two descents, from the current defaults and from every
+    constant at 1 (so that a refit does not only polish the last one);
+    returns the constants and the rms error of the log ratios."""
+    fits = [descend(rows, feats, start)
+            for start in (defaults, [1.0] * len(defaults))]
+    p = min(fits, key=lambda q: squared_error(rows, feats, q)[0])
+    err, n = squared_error(rows, feats, p)
+    return tuple(p), math.sqrt(err / max(1, n))
 
 
 def defaults():
@@ -254,31 +263,40 @@ def main(argv):
     fit_rows = [r for r in rows if not r["held_out"]]
     p, rms = fit(fit_rows, feats, defaults())
     print("fitted on %d runs (the fit half at 1 and 2 shards): %s "
-          "(rms error of log(masked / per-lane): %.2f, a factor %.2f)" % (
+          "(rms error of log(strategy / per-lane), masked, gang and "
+          "gang-refill: %.2f, a factor %.2f)" % (
               len(fit_rows), " ".join(
                   "%s=%.4g" % (re.sub("([A-Z])", lambda m: "-" + m.group(1).lower(),
                                       name), v) for name, v in zip(OPTIONS, p)),
               rms, math.exp(rms)))
-    print("%-16s %-8s %6s %9s %9s  %-8s %-8s %-12s %s" % (
-        "program", "half", "shards", "ratio", "model", "fastest", "picks",
-        "auto picked", "picks/fastest"))
+    print("%-16s %-8s %6s %-17s %-17s %-11s %-11s %s" % (
+        "program", "half", "shards", "measured m/g/r", "model m/g/r",
+        "fastest", "picks", "picks/fastest"))
+    ratios = ("masked", "gang", "gang-refill")
+
+    def fmt(xs):
+        return "/".join("-" if x is None else "%.2f" % x for x in xs)
+
     for label, rs in (("fit", fit_rows),
                       ("held-out", [r for r in rows if r["held_out"]]),
                       ("seed", seeds)):
         worst = {}
         for r in rs:
-            pick = choose(feats[r["program"]], p)
-            q = math.exp(regret(r, pick))
+            f = feats[r["program"]]
+            pick = choose(f, p) if f else "-"
+            q = math.exp(regret(r, pick)) if f else float("nan")
             worst[r["shards"]] = max(worst.get(r["shards"], 0), q)
-            m = measured_ratio(r)
-            print("%-16s %-8s %6d %8.2fx %8.2fx  %-8s %-8s %-12s %.2fx" % (
-                r["program"], label, r["shards"], m or float("nan"),
-                predicted_ratio(feats[r["program"]], p, "masked")
-                if feats[r["program"]] else float("nan"), r["fastest"], pick,
-                r["auto_choice"] or "-", q))
-        print("  worst model/fastest, %s: %s" % (label, ", ".join(
-            "%d shard%s %.2fx" % (s, "" if s == 1 else "s", w)
-            for s, w in sorted(worst.items()))))
+            print("%-16s %-8s %6d %-17s %-17s %-11s %-11s %.2fx" % (
+                r["program"], label, r["shards"],
+                fmt(measured_ratio(r, k) for k in ratios),
+                fmt(predicted_ratio(f, p, k) if f else None for k in ratios),
+                r["fastest"], pick, q))
+        err, n = squared_error(rs, feats, p)
+        print("  worst model/fastest, %s: %s; rms error %.2f (a factor %.2f)"
+              % (label, ", ".join(
+                  "%d shard%s %.2fx" % (s, "" if s == 1 else "s", w)
+                  for s, w in sorted(worst.items())),
+                 math.sqrt(err / max(1, n)), math.exp(math.sqrt(err / max(1, n)))))
     if do_apply:
         apply(p)
         print("wrote the defaults into %s; rebuild and rerun the benchmark "

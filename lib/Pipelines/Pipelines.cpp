@@ -49,12 +49,15 @@ LoomVmapPassOptions LoomPipelineOptions::vmapOptions() const {
   vmap.refill = refill;
   vmap.target = target;
   vmap.simdWidth = simdWidth;
-  vmap.expectedDivergence = expectedDivergence;
+  vmap.divergencePerDoubling = divergencePerDoubling;
   vmap.assumedBatch = assumedBatch;
   vmap.maskedOpCost = maskedOpCost;
   vmap.laneOpCost = laneOpCost;
   vmap.onePassOpCost = onePassOpCost;
-  vmap.gangDivergence = gangDivergence;
+  vmap.gangOpCost = gangOpCost;
+  vmap.gangOnePassOpCost = gangOnePassOpCost;
+  vmap.batchedLaneOpCost = batchedLaneOpCost;
+  vmap.carriedLatencyCost = carriedLatencyCost;
   vmap.gangOverhead = gangOverhead;
   vmap.refillOpCost = refillOpCost;
   return vmap;

@@ -52,11 +52,12 @@ struct LoomPipelineOptions : public PassPipelineOptions<LoomPipelineOptions> {
       *this, "simd-width",
       llvm::cl::desc("Lanes one SIMD instruction processes (cost model)"),
       llvm::cl::init(LoomVmapPassOptions{}.simdWidth)};
-  PassOptions::Option<double> expectedDivergence{
-      *this, "expected-divergence",
-      llvm::cl::desc("Expected ratio of the slowest lane's trip count to the "
-                     "mean trip count, per divergent loop level (cost model)"),
-      llvm::cl::init(LoomVmapPassOptions{}.expectedDivergence)};
+  PassOptions::Option<double> divergencePerDoubling{
+      *this, "divergence-per-doubling",
+      llvm::cl::desc("d in D(n) = 1 + d * log2(n), the slowest lane's trip "
+                     "count over the mean among n lanes in lock-step, per "
+                     "level (cost model)"),
+      llvm::cl::init(LoomVmapPassOptions{}.divergencePerDoubling)};
   PassOptions::Option<int64_t> assumedBatch{
       *this, "assumed-batch",
       llvm::cl::desc("Batch size the cost model assumes when it is dynamic"),
@@ -77,11 +78,26 @@ struct LoomPipelineOptions : public PassPipelineOptions<LoomPipelineOptions> {
                      "masked in one pass over the lanes, in scalar ops "
                      "(cost model)"),
       llvm::cl::init(LoomVmapPassOptions{}.onePassOpCost)};
-  PassOptions::Option<double> gangDivergence{
-      *this, "gang-divergence",
-      llvm::cl::desc("Expected ratio of the slowest lane's trip count to the "
-                     "mean one within a gang, per level (cost model)"),
-      llvm::cl::init(LoomVmapPassOptions{}.gangDivergence)};
+  PassOptions::Option<double> gangOpCost{
+      *this, "gang-op-cost",
+      llvm::cl::desc("Cost of one op of a gang on SIMD-width lanes in a loop "
+                     "masked in sweeps, in scalar ops (cost model)"),
+      llvm::cl::init(LoomVmapPassOptions{}.gangOpCost)};
+  PassOptions::Option<double> gangOnePassOpCost{
+      *this, "gang-one-pass-op-cost",
+      llvm::cl::desc("Cost of one op of a gang on SIMD-width lanes in a loop "
+                     "masked in one pass, in scalar ops (cost model)"),
+      llvm::cl::init(LoomVmapPassOptions{}.gangOnePassOpCost)};
+  PassOptions::Option<double> carriedLatencyCost{
+      *this, "carried-latency-cost",
+      llvm::cl::desc("Cost of one cycle on a per-lane trip's loop-carried "
+                     "dependency chain, in scalar ops (cost model)"),
+      llvm::cl::init(LoomVmapPassOptions{}.carriedLatencyCost)};
+  PassOptions::Option<double> batchedLaneOpCost{
+      *this, "batched-lane-op-cost",
+      llvm::cl::desc("Cost per lane and trip of a lane-by-lane op in the "
+                     "masked and gang forms, in scalar ops (cost model)"),
+      llvm::cl::init(LoomVmapPassOptions{}.batchedLaneOpCost)};
   PassOptions::Option<double> gangOverhead{
       *this, "gang-overhead",
       llvm::cl::desc("Fixed cost of one gang, in scalar ops (cost model)"),
@@ -89,7 +105,7 @@ struct LoomPipelineOptions : public PassPipelineOptions<LoomPipelineOptions> {
   PassOptions::Option<double> refillOpCost{
       *this, "refill-op-cost",
       llvm::cl::desc("What refill adds to every trip of the outermost loop, "
-                     "in masked ops (cost model)"),
+                     "per carry, in gang ops (cost model)"),
       llvm::cl::init(LoomVmapPassOptions{}.refillOpCost)};
 
   // loom-shard

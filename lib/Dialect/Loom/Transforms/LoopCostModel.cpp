@@ -4,37 +4,42 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Both lowerings do the same scalar work per lane and iteration; they differ
-// in how many lanes one instruction serves and how many iterations run:
+// Every lowering does the same scalar work per lane and trip; they differ in
+// how many lanes one instruction serves, what one op costs in their form, and
+// how many trips they run:
 //
-//   masked   = D^L * (c * (ops + carries + 3) * ceil(B / W) + l * lane * B)
 //   per-lane = B * (ops + l * lane)
-//   gang     = G^L * (c * (ops + carries + 3) * ceil(B / W) + l * lane * B)
+//   masked   = D(B)^L  * (c_m * (ops + carries + 3) * ceil(B / W) + u * lane *
+//   B) gang     = D(Wg)^L * (c_g * (ops + carries + 3) * ceil(B / W) + u * lane
+//   * B)
 //              + o * ceil(B / Wg)
-//   refill   = G^(L-1) * (c * (ops + carries + 3 + r) * ceil(B / W)
-//              + l * lane * B)
+//   refill   = D(Wg)^(L-1) * (c_g * (ops + carries + 3 + r * carries)
+//              * ceil(B / W) + u * lane * B)
+//   D(n)     = 1 + d * log2(n)
 //
-// B lanes, W SIMD width, L the depth of divergent loops nested in this one
-// (itself included), D the expected ratio of the slowest lane's trip count
-// to the mean one per level (a masked loop runs until its slowest lane is
-// done, and nested levels compound), c what one masked op on W lanes costs
-// in scalar ops: c1 when every level of the nest is masked in one pass over
-// the lanes per iteration (SCFWhileMasked.cpp: the lanes' state stays in
-// registers and vector code), else c (a sweep over lane buffers in memory
-// per op, where a per-lane loop keeps them in registers). `ops` counts the
-// loop's ops that the masked lowering runs on W lanes at once; `lane` those it
-// can only run lane by lane (random numbers on a per-lane key, reads and writes
-// at a per-lane index, and transcendental math, which becomes a C library call
-// per lane), which cost `l` scalar ops each in either lowering. Ops of a
-// called function count where they are called. The masked loop also pays
-// one select per carry, the mask update and the `any`. A gang runs the
-// masked nest on Wg lanes: its ops cost what masked ops cost, its lanes
-// wait only for the slowest of the gang (G, per level), and each gang pays o
-// to gather and scatter its lanes. Refill keeps the outermost level's
-// slots busy (no G for it, and no gangs to start) at r masked ops a trip
-// for retiring and taking lanes. The constants are fitted by
-// benchmarks/fit-cost-model.py on half of the divergent suite
-// (docs/vmap.md); their defaults are the pass options'.
+// B lanes (the static batch, else assumed-batch), W the SIMD width, Wg the
+// gang width, L the depth of divergent loops nested in this one (itself
+// included). A lock-step loop runs until its slowest lane is done, and
+// nested levels compound: D(n) is the slowest of n lanes' trip count over the
+// mean, growing with log2(n) as the maximum of n draws does. Masked runs the
+// shard's B lanes in lock-step, a gang Wg, and refill's outermost level none
+// (a slot whose lane is done takes the next). c_m and c_g are what one op on
+// W lanes costs, in scalar ops, by form: in one pass over the lanes per trip
+// (SCFWhileMasked.cpp, every level elementwise, no branch or call; the lanes'
+// state stays in registers) or in sweeps (a sweep over lane buffers per op),
+// and for masked or a gang (whose W-lane buffers live on the stack, where a
+// masked loop's B-lane buffers stream through memory). `ops` counts the ops
+// the batched forms run on W lanes at once, `lane` those they can only run
+// lane by lane (random numbers on a per-lane key, reads and writes at a
+// per-lane index, transcendental math, which becomes a C library call per
+// lane, integer division); per-lane pays l for each of those, the batched
+// forms u per lane of the lock-step, idle lanes included, which is why their
+// waste grows with divergence. Ops of a called function count where they are
+// called. The batched forms also pay one select per carry, the mask update
+// and the `any`; each gang o to gather and scatter its lanes; refill r gang
+// ops a trip and carry for retiring and taking lanes. The constants are fitted
+// by benchmarks/fit-cost-model.py on half of the divergent suite (docs/vmap.md,
+// with the fit's error); their defaults are the pass options'.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,6 +51,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -55,26 +61,28 @@
 using namespace mlir;
 using namespace mlir::loom;
 
+/// True for a random-number op, a transcendental function (which
+/// convert-math-to-libm makes a C library call, vectorized or not; sqrt, abs,
+/// fma and rounding have vector instructions) or an integer division (x86 has
+/// no vector one): ops a batched form runs lane by lane on batched operands.
+static bool isScalarOnly(Operation *op) {
+  return isa<
+      RandomKeyOp, RandomSplitOp, RandomFoldInOp, RandomBitsOp, RandomUniformOp,
+      RandomNormalOp, RandomRandIntOp, math::SinOp, math::CosOp, math::TanOp,
+      math::AsinOp, math::AcosOp, math::AtanOp, math::Atan2Op, math::SinhOp,
+      math::CoshOp, math::TanhOp, math::AsinhOp, math::AcoshOp, math::AtanhOp,
+      math::ExpOp, math::Exp2Op, math::ExpM1Op, math::LogOp, math::Log2Op,
+      math::Log10Op, math::Log1pOp, math::PowFOp, math::ErfOp, math::CbrtOp,
+      arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+      arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op);
+}
+
 /// True for an op whose masked batching rule is a loop over lanes.
 static bool runsLaneByLane(Operation *op, const BatchednessAnalysis &analysis) {
   auto anyBatched = [&](ValueRange values) {
     return llvm::any_of(values, [&](Value v) { return analysis.isBatched(v); });
   };
-  if (isa<RandomKeyOp, RandomSplitOp, RandomFoldInOp, RandomBitsOp,
-          RandomUniformOp, RandomNormalOp, RandomRandIntOp>(op))
-    return anyBatched(op->getOperands());
-  // convert-math-to-libm: one call per lane, vectorized or not. (sqrt, abs,
-  // fma, rounding have vector instructions.)
-  if (isa<math::SinOp, math::CosOp, math::TanOp, math::AsinOp, math::AcosOp,
-          math::AtanOp, math::Atan2Op, math::SinhOp, math::CoshOp, math::TanhOp,
-          math::AsinhOp, math::AcoshOp, math::AtanhOp, math::ExpOp,
-          math::Exp2Op, math::ExpM1Op, math::LogOp, math::Log2Op, math::Log10Op,
-          math::Log1pOp, math::PowFOp, math::ErfOp, math::CbrtOp>(op))
-    return anyBatched(op->getOperands());
-  // x86 has no vector integer division: the masked form divides lane by
-  // lane.
-  if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
-          arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op))
+  if (isScalarOnly(op))
     return anyBatched(op->getOperands());
   if (auto extract = dyn_cast<tensor::ExtractOp>(op))
     return anyBatched(extract.getIndices());
@@ -161,6 +169,134 @@ static unsigned getDivergentDepth(Operation *loop,
   return 1 + deepest;
 }
 
+/// An op's latency in cycles on a current x86-64 core (Agner Fog's tables,
+/// rounded): what a per-lane trip waits for when the op is on the chain from
+/// one trip's carries to the next's. Not fitted: carried-latency-cost turns
+/// cycles into scalar ops.
+static double getLatency(Operation *op) {
+  if (op->hasTrait<OpTrait::ConstantLike>())
+    return 0;
+  // An integer division by a constant is a multiply and shifts.
+  if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+          arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op) &&
+      matchPattern(op->getOperand(1), m_Constant()))
+    return 4;
+  // A C library call, an integer division, a random number.
+  if (isScalarOnly(op))
+    return 20;
+  if (isa<tensor::ExtractOp, tensor::InsertOp>(op))
+    return 5;
+  if (isa<arith::DivFOp, math::SqrtOp, math::RsqrtOp>(op))
+    return 14;
+  if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, math::FmaOp,
+          arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
+          arith::MinNumFOp, arith::SIToFPOp, arith::UIToFPOp, arith::FPToSIOp,
+          arith::FPToUIOp, arith::CmpFOp>(op))
+    return 4;
+  if (isa<arith::MulIOp>(op))
+    return 3;
+  return 1;
+}
+
+namespace {
+/// The latency of a trip's loop-carried dependency chain: how far the
+/// carries' ready times move per trip in the steady state (the cycle of ops
+/// from carries to the next trip's carries with the longest mean, as a
+/// per-lane loop runs one trip after another, where the batched forms
+/// overlap independent lanes). Worked out by running the trips' latencies:
+/// the movement from trip K to trip 2K, over K, which leaves out the one-off
+/// start of paths that do not come round again.
+class CarriedChain {
+public:
+  double ofLoop(Operation *loop, unsigned depth = 0) {
+    auto [it, fresh] = loops.try_emplace(loop, 0.0);
+    if (!fresh || depth > 8)
+      return it->second;
+    constexpr unsigned kTrips = 16;
+    llvm::DenseMap<Value, double> ready;
+    SmallVector<double> carries(loop->getNumResults(), 0.0);
+    double atK = 0, at2K = 0;
+    for (unsigned trip = 1; trip <= 2 * kTrips; ++trip) {
+      Operation *yield = nullptr;
+      if (auto whileOp = dyn_cast<scf::WhileOp>(loop)) {
+        for (auto [arg, t] : llvm::zip(whileOp.getBeforeArguments(), carries))
+          ready[arg] = t;
+        walk(whileOp.getBeforeBody(), ready, depth);
+        for (auto [arg, forwarded] :
+             llvm::zip(whileOp.getAfterArguments(),
+                       whileOp.getConditionOp().getArgs()))
+          ready[arg] = ready.lookup(forwarded);
+        yield = walk(whileOp.getAfterBody(), ready, depth);
+      } else if (auto forOp = dyn_cast<scf::ForOp>(loop)) {
+        for (auto [arg, t] : llvm::zip(forOp.getRegionIterArgs(), carries))
+          ready[arg] = t;
+        yield = walk(forOp.getBody(), ready, depth);
+      } else {
+        return 0;
+      }
+      for (auto [t, v] : llvm::zip(carries, yield->getOperands()))
+        t = ready.lookup(v);
+      double latest = carries.empty() ? 0 : *llvm::max_element(carries);
+      (trip == kTrips ? atK : at2K) = latest;
+    }
+    return loops[loop] = (at2K - atK) / kTrips;
+  }
+
+private:
+  /// Walks `block`'s ops in order; returns its terminator.
+  Operation *walk(Block *block, llvm::DenseMap<Value, double> &ready,
+                  unsigned depth) {
+    for (Operation &op : block->without_terminator()) {
+      double start = 0;
+      for (Value v : op.getOperands())
+        start = std::max(start, ready.lookup(v));
+      double done = start + getLatency(&op);
+      if (isa<scf::WhileOp, scf::ForOp>(op)) {
+        done = start + ofLoop(&op, depth + 1);
+      } else if (auto call = dyn_cast<func::CallOp>(op)) {
+        done = start + ofCall(call, depth);
+      } else if (op.getNumRegions()) {
+        // A branch: the slower side, its block arguments ready with the op.
+        for (Region &region : op.getRegions())
+          for (Block &inner : region) {
+            for (Value arg : inner.getArguments())
+              ready[arg] = start;
+            done = std::max(done, yielded(walk(&inner, ready, depth), ready));
+          }
+      }
+      for (Value result : op.getResults())
+        ready[result] = done;
+    }
+    return block->getTerminator();
+  }
+
+  static double yielded(Operation *terminator,
+                        const llvm::DenseMap<Value, double> &ready) {
+    double chain = 0;
+    for (Value v : terminator->getOperands())
+      chain = std::max(chain, ready.lookup(v));
+    return chain;
+  }
+
+  /// A callee's longest path from its arguments to what it returns.
+  double ofCall(func::CallOp call, unsigned depth) {
+    auto func = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    if (!func || func.isExternal() || depth > 32)
+      return 1;
+    auto [it, fresh] = callees.try_emplace(func.getOperation(), 0.0);
+    if (!fresh)
+      return it->second;
+    llvm::DenseMap<Value, double> ready;
+    double chain =
+        yielded(walk(&func.getBody().front(), ready, depth + 1), ready);
+    return callees[func.getOperation()] = chain;
+  }
+
+  llvm::DenseMap<Operation *, double> callees, loops;
+};
+} // namespace
+
 LoopCostDecision
 mlir::loom::chooseDivergentStrategy(Operation *loop,
                                     const BatchednessAnalysis &analysis,
@@ -177,18 +313,25 @@ mlir::loom::chooseDivergentStrategy(Operation *loop,
   unsigned carries = loop->getNumResults();
   unsigned depth = getDivergentDepth(loop, analysis);
   double batch = std::max<int64_t>(1, params.batch);
-  double divergence = std::max(1.0, params.expectedDivergence);
   bool onePass = isMaskedInOnePass(loop, analysis);
-  double opCost =
-      std::max(0.0, onePass ? params.onePassOpCost : params.maskedOpCost);
-  double laneCost = std::max(0.0, params.laneOpCost);
+  auto cost = [](double c) { return std::max(0.0, c); };
+  auto divergence = [&](double lanes) {
+    return 1.0 + cost(params.divergencePerDoubling) * std::log2(lanes);
+  };
+  double vectorOps = (counts.ops + carries + 3) * std::ceil(batch / width);
+  double batchedLanes = cost(params.batchedLaneOpCost) * counts.laneOps * batch;
 
-  double lanes = laneCost * counts.laneOps;
+  double maskedDivergence = divergence(batch);
   double masked =
-      std::pow(divergence, depth) *
-      (opCost * (counts.ops + carries + 3) * std::ceil(batch / width) +
-       lanes * batch);
-  double perLane = batch * (counts.ops + lanes);
+      std::pow(maskedDivergence, depth) *
+      (cost(onePass ? params.onePassOpCost : params.maskedOpCost) * vectorOps +
+       batchedLanes);
+  // A per-lane trip takes its ops' issue time or its carried chain's
+  // latency, whichever is longer.
+  double chain = CarriedChain().ofLoop(loop);
+  double perLane =
+      batch * std::max(counts.ops + cost(params.laneOpCost) * counts.laneOps,
+                       cost(params.carriedLatencyCost) * chain);
   bool chooseMasked = masked <= perLane;
   LoopCostDecision decision{chooseMasked ? LoopStrategy::Masked
                                          : LoopStrategy::PerLane};
@@ -196,17 +339,17 @@ mlir::loom::chooseDivergentStrategy(Operation *loop,
   // A batch that fits one gang is one masked loop: nothing to choose.
   unsigned gangWidth = std::max(1u, params.gangWidth);
   bool gangs = params.mayGang && (params.batchAssumed || batch > gangWidth);
-  double gang = 0, refill = 0;
+  double gang = 0, refill = 0, gangDivergence = divergence(gangWidth);
   if (gangs) {
-    double ops = counts.ops + carries + 3;
-    double gangDivergence = std::max(1.0, params.gangDivergence);
+    double gangOpCost =
+        cost(onePass ? params.gangOnePassOpCost : params.gangOpCost);
     gang = std::pow(gangDivergence, depth) *
-               (opCost * ops * std::ceil(batch / width) + lanes * batch) +
-           std::max(0.0, params.gangOverhead) * std::ceil(batch / gangWidth);
+               (gangOpCost * vectorOps + batchedLanes) +
+           cost(params.gangOverhead) * std::ceil(batch / gangWidth);
+    double refillOps =
+        cost(params.refillOpCost) * carries * std::ceil(batch / width);
     refill = std::pow(gangDivergence, depth - 1) *
-             (opCost * (ops + std::max(0.0, params.refillOpCost)) *
-                  std::ceil(batch / width) +
-              lanes * batch);
+             (gangOpCost * (vectorOps + refillOps) + batchedLanes);
     if (gang < best) {
       best = gang;
       decision = {LoopStrategy::Gang, false};
@@ -218,15 +361,17 @@ mlir::loom::chooseDivergentStrategy(Operation *loop,
   // remarks alone.
   std::string why = llvm::formatv(
       "cost model: masked {0:F0} {1} per-lane {2:F0} ({3} divergent "
-      "level{4}, {5} lanes{6}, SIMD width {7}); {8:F0} ops, {9:F0} lane by "
-      "lane, {10} carries, masked {11}",
+      "level{4}, {5} lanes{6}, SIMD width {7}, divergence {8:F3} a level); "
+      "{9:F0} ops, {10:F0} lane by lane, {11} carries, a {12:F0}-cycle "
+      "carried chain, masked {13}",
       masked, chooseMasked ? "<=" : ">", perLane, depth, depth == 1 ? "" : "s",
-      params.batch, params.batchAssumed ? " assumed" : "", width, counts.ops,
-      counts.laneOps, carries, onePass ? "in one pass" : "in sweeps");
+      params.batch, params.batchAssumed ? " assumed" : "", width,
+      maskedDivergence, counts.ops, counts.laneOps, carries, chain,
+      onePass ? "in one pass" : "in sweeps");
   if (gangs)
     why += llvm::formatv("; gang {0:F0}, gang with refill {1:F0} (width "
-                         "{2}): {3}",
-                         gang, refill, gangWidth,
+                         "{2}, divergence {3:F3} a level): {4}",
+                         gang, refill, gangWidth, gangDivergence,
                          decision.strategy == LoopStrategy::Gang
                              ? (decision.refill ? "gang with refill is cheapest"
                                                 : "gang is cheapest")

@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The cost model `loom-vmap divergent=auto` uses to choose between the masked
-// and the per-lane lowering of a loop whose predicate differs per lane. It is
+// The cost model `loom-vmap divergent=auto` uses to choose among the masked,
+// per-lane and gang lowerings of a loop whose predicate differs per lane. It is
 // written down, with its reasoning, in docs/vmap.md; keep the two in step.
 //
 //===----------------------------------------------------------------------===//
@@ -26,22 +26,29 @@ namespace mlir::loom {
 struct LoopCostParams {
   VmapTarget target = LoomVmapPassOptions{}.target;
   unsigned simdWidth = LoomVmapPassOptions{}.simdWidth;
-  double expectedDivergence = LoomVmapPassOptions{}.expectedDivergence;
-  /// What one masked op on `simdWidth` lanes costs, in scalar ops.
+  /// d in D(n) = 1 + d * log2(n): how much longer than the mean lane's the
+  /// slowest of n lanes in lock-step runs, per divergent level.
+  double divergencePerDoubling = LoomVmapPassOptions{}.divergencePerDoubling;
+  /// What one op on `simdWidth` lanes costs, in scalar ops, by form: masked
+  /// in sweeps, masked in one pass, a gang in sweeps, a gang in one pass.
   double maskedOpCost = LoomVmapPassOptions{}.maskedOpCost;
-  /// What one op run lane by lane costs per lane, in scalar ops.
+  double onePassOpCost = LoomVmapPassOptions{}.onePassOpCost;
+  double gangOpCost = LoomVmapPassOptions{}.gangOpCost;
+  double gangOnePassOpCost = LoomVmapPassOptions{}.gangOnePassOpCost;
+  /// What one op the batched forms run lane by lane costs per lane: in the
+  /// per-lane form, and in the masked and gang forms (per lane of the
+  /// lock-step, idle ones included).
   double laneOpCost = LoomVmapPassOptions{}.laneOpCost;
+  double batchedLaneOpCost = LoomVmapPassOptions{}.batchedLaneOpCost;
+  /// What one cycle of a per-lane trip's loop-carried dependency chain
+  /// costs, in scalar ops: a trip takes its ops or its chain, the longer.
+  double carriedLatencyCost = LoomVmapPassOptions{}.carriedLatencyCost;
   /// The static batch size, or the assumed one when it is dynamic.
   int64_t batch = LoomVmapPassOptions{}.assumedBatch;
   bool batchAssumed = true;
-  /// `maskedOpCost` for a loop whose masked form is one pass over the lanes
-  /// per iteration (registers, vector code), not a sweep per op.
-  double onePassOpCost = LoomVmapPassOptions{}.onePassOpCost;
-  /// Gangs: the slowest over the mean lane's trips within a gang per level,
-  /// the fixed cost of one gang (gathering and scattering its lanes), and
-  /// what refill adds to every trip, in masked ops.
+  /// Gangs: their width, the fixed cost of one gang (gathering and
+  /// scattering its lanes), and what refill adds to every trip, in gang ops.
   unsigned gangWidth = LoomVmapPassOptions{}.gangWidth;
-  double gangDivergence = LoomVmapPassOptions{}.gangDivergence;
   double gangOverhead = LoomVmapPassOptions{}.gangOverhead;
   double refillOpCost = LoomVmapPassOptions{}.refillOpCost;
   /// Whether gang is a candidate: the loop is the outermost divergent loop

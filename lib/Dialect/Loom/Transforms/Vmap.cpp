@@ -384,12 +384,15 @@ struct LoomVmapPass : public mlir::loom::impl::LoomVmapPassBase<LoomVmapPass> {
     }
     settings.cost.target = target;
     settings.cost.simdWidth = simdWidth;
-    settings.cost.expectedDivergence = expectedDivergence;
+    settings.cost.divergencePerDoubling = divergencePerDoubling;
     settings.cost.maskedOpCost = maskedOpCost;
     settings.cost.laneOpCost = laneOpCost;
     settings.cost.gangWidth = gangWidth;
     settings.cost.onePassOpCost = onePassOpCost;
-    settings.cost.gangDivergence = gangDivergence;
+    settings.cost.gangOpCost = gangOpCost;
+    settings.cost.gangOnePassOpCost = gangOnePassOpCost;
+    settings.cost.batchedLaneOpCost = batchedLaneOpCost;
+    settings.cost.carriedLatencyCost = carriedLatencyCost;
     settings.cost.gangOverhead = gangOverhead;
     settings.cost.refillOpCost = refillOpCost;
     settings.assumedBatch = assumedBatch;

@@ -119,34 +119,51 @@ def LoomVmapPass : Pass<"loom-vmap", "ModuleOp"> {
            [{::mlir::loom::vmapTargetValues()}]>,
     Option<"simdWidth", "simd-width", "unsigned", /*default=*/"8",
            "Lanes one SIMD instruction processes (cost model)">,
-    Option<"expectedDivergence", "expected-divergence", "double",
-           /*default=*/"1",
-           "Expected ratio of the slowest lane's trip count to the mean "
-           "trip count, per divergent loop level (cost model)">,
+    Option<"divergencePerDoubling", "divergence-per-doubling", "double",
+           /*default=*/"0.01562",
+           "d in D(n) = 1 + d * log2(n), the expected ratio of the slowest "
+           "lane's trip count to the mean one among n lanes run in "
+           "lock-step, per divergent loop level (cost model)">,
     Option<"assumedBatch", "assumed-batch", "int64_t", /*default=*/"64",
            "Batch size the cost model assumes when it is dynamic">,
-    Option<"maskedOpCost", "masked-op-cost", "double", /*default=*/"20.75",
+    Option<"maskedOpCost", "masked-op-cost", "double", /*default=*/"11.31",
            "Cost of one masked op on SIMD-width lanes, in scalar ops: its "
            "operands and results live in lane buffers, not registers "
            "(cost model)">,
     Option<"onePassOpCost", "one-pass-op-cost", "double",
-           /*default=*/"2.828",
+           /*default=*/"2",
            "Cost of one masked op on SIMD-width lanes in a loop masked in "
            "one pass over the lanes (scalar carries, elementwise code), in "
            "scalar ops (cost model)">,
-    Option<"gangDivergence", "gang-divergence", "double", /*default=*/"1",
-           "Expected ratio of the slowest lane's trip count to the mean one "
-           "within a gang, per divergent loop level (cost model)">,
+    Option<"gangOpCost", "gang-op-cost", "double", /*default=*/"4.362",
+           "Cost of one op of a gang on SIMD-width lanes in a loop masked in "
+           "sweeps, in scalar ops: its lane buffers are a gang's, on the "
+           "stack (cost model)">,
+    Option<"gangOnePassOpCost", "gang-one-pass-op-cost", "double",
+           /*default=*/"2.181",
+           "Cost of one op of a gang on SIMD-width lanes in a loop masked in "
+           "one pass, in scalar ops (cost model)">,
     Option<"gangOverhead", "gang-overhead", "double", /*default=*/"90.51",
            "Fixed cost of one gang (gathering and scattering its lanes), in "
            "scalar ops (cost model)">,
-    Option<"refillOpCost", "refill-op-cost", "double", /*default=*/"3.364",
-           "What refill adds to every trip of the outermost loop, in masked "
-           "ops (cost model)">,
-    Option<"laneOpCost", "lane-op-cost", "double", /*default=*/"1",
-           "Cost per lane of an op either lowering runs lane by lane (a "
+    Option<"refillOpCost", "refill-op-cost", "double", /*default=*/"4",
+           "What refill adds to every trip of the outermost loop, per "
+           "carry, in gang ops: retiring a finished lane's carries and "
+           "taking the next lane's (cost model)">,
+    Option<"laneOpCost", "lane-op-cost", "double", /*default=*/"1.414",
+           "Cost per lane of an op the batched forms run lane by lane (a "
            "libm call, a read at a per-lane index, a random number on a "
-           "per-lane key), in scalar ops (cost model)">,
+           "per-lane key) in the per-lane form, in scalar ops (cost model)">,
+    Option<"carriedLatencyCost", "carried-latency-cost", "double",
+           /*default=*/"1.682",
+           "Cost of one cycle of latency on a per-lane trip's loop-carried "
+           "dependency chain, in scalar ops: a per-lane trip takes its ops "
+           "or that chain, whichever is longer (cost model)">,
+    Option<"batchedLaneOpCost", "batched-lane-op-cost", "double",
+           /*default=*/"8",
+           "Cost per lane and trip of such an op in the masked and gang "
+           "forms, which run it on every lane of the lock-step, idle ones "
+           "included, in scalar ops (cost model)">,
   ];
 }
 
