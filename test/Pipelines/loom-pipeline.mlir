@@ -53,15 +53,15 @@
 
 // The cost model's options reach loom-vmap: a GPU target with these costs
 // picks what the passes pick with them.
-// REDEFINE: %{passes} = -loom-vmap="target=gpu simd-width=4 expected-divergence=3.5 assumed-batch=16 masked-op-cost=1.5 lane-op-cost=4" -loom-shard=shards=3 -loom-localize-loops
-// REDEFINE: %{options} = shards=3 target=gpu simd-width=4 expected-divergence=3.5 assumed-batch=16 masked-op-cost=1.5 lane-op-cost=4
+// REDEFINE: %{passes} = -loom-vmap="target=gpu simd-width=4 divergence-per-doubling=0.5 assumed-batch=16 masked-op-cost=1.5 lane-op-cost=4" -loom-shard=shards=3 -loom-localize-loops
+// REDEFINE: %{options} = shards=3 target=gpu simd-width=4 divergence-per-doubling=0.5 assumed-batch=16 masked-op-cost=1.5 lane-op-cost=4
 // RUN: %{same}
 
 // Every option is forwarded to its pass, and counters adds the last one.
-// RUN: loom-opt %examples/mwe/while_of_while.mlir --loom-pipeline="divergent=per-lane target=gpu simd-width=4 expected-divergence=3.5 assumed-batch=16 masked-op-cost=1.5 lane-op-cost=4 one-pass-op-cost=9 gang-divergence=1.25 gang-overhead=300 refill-op-cost=7 shards=3 loop-sync=local counters=1" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=DUMP
-// DUMP: builtin.module(loom-annotate-batch-axes,loom-vmap{assumed-batch=16 divergent=per-lane expected-divergence=3.500000e+00 gang-divergence=1.250000e+00 gang-overhead=3.000000e+02 gang-width=32 lane-op-cost=4.000000e+00 masked-op-cost=1.500000e+00 one-pass-op-cost=9.000000e+00 refill=false refill-op-cost=7.000000e+00 simd-width=4 target=gpu},loom-shard{shards=3},loom-localize-loops{loop-sync=local},loom-count-loop-iterations)
+// RUN: loom-opt %examples/mwe/while_of_while.mlir --loom-pipeline="divergent=per-lane target=gpu simd-width=4 divergence-per-doubling=0.5 assumed-batch=16 masked-op-cost=1.5 lane-op-cost=4 one-pass-op-cost=9 gang-op-cost=2.5 gang-one-pass-op-cost=3.5 batched-lane-op-cost=6 carried-latency-cost=0.25 gang-overhead=300 refill-op-cost=7 shards=3 loop-sync=local counters=1" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=DUMP
+// DUMP: builtin.module(loom-annotate-batch-axes,loom-vmap{assumed-batch=16 batched-lane-op-cost=6.000000e+00 carried-latency-cost=2.500000e-01 divergence-per-doubling=5.000000e-01 divergent=per-lane gang-one-pass-op-cost=3.500000e+00 gang-op-cost=2.500000e+00 gang-overhead=3.000000e+02 gang-width=32 lane-op-cost=4.000000e+00 masked-op-cost=1.500000e+00 one-pass-op-cost=9.000000e+00 refill=false refill-op-cost=7.000000e+00 simd-width=4 target=gpu},loom-shard{shards=3},loom-localize-loops{loop-sync=local},loom-count-loop-iterations)
 // RUN: loom-opt %s --loom-pipeline --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEFAULTS
-// DEFAULTS: builtin.module(loom-annotate-batch-axes,loom-vmap{assumed-batch=64 divergent=auto expected-divergence={{[^ ]+}} gang-divergence={{[^ ]+}} gang-overhead={{[^ ]+}} gang-width=32 lane-op-cost={{[^ ]+}} masked-op-cost={{[^ ]+}} one-pass-op-cost={{[^ ]+}} refill=false refill-op-cost={{[^ ]+}} simd-width=8 target=cpu},loom-shard{shards=0},loom-localize-loops{loop-sync=auto})
+// DEFAULTS: builtin.module(loom-annotate-batch-axes,loom-vmap{assumed-batch=64 batched-lane-op-cost={{[^ ]+}} carried-latency-cost={{[^ ]+}} divergence-per-doubling={{[^ ]+}} divergent=auto gang-one-pass-op-cost={{[^ ]+}} gang-op-cost={{[^ ]+}} gang-overhead={{[^ ]+}} gang-width=32 lane-op-cost={{[^ ]+}} masked-op-cost={{[^ ]+}} one-pass-op-cost={{[^ ]+}} refill=false refill-op-cost={{[^ ]+}} simd-width=8 target=cpu},loom-shard{shards=0},loom-localize-loops{loop-sync=auto})
 
 // MASKED: loom.strategy = #loom.strategy<masked>
 // PER-LANE: loom.strategy = #loom.strategy<per_lane>

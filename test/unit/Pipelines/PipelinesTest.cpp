@@ -100,8 +100,10 @@ TEST(LoomPipelineTest, TakesEveryOptionWithItsDefault) {
 // No value is left at the pass's default when the pipeline sets another.
 TEST(LoomPipelineTest, ForwardsEveryOption) {
   auto options = LoomPipelineOptions::createFromString(
-      "divergent=per-lane target=gpu simd-width=4 expected-divergence=3.5 "
-      "assumed-batch=16 masked-op-cost=1.5 lane-op-cost=4 shards=3 "
+      "divergent=per-lane target=gpu simd-width=4 divergence-per-doubling=0.5 "
+      "assumed-batch=16 masked-op-cost=1.5 lane-op-cost=4 gang-op-cost=2.5 "
+      "gang-one-pass-op-cost=3.5 batched-lane-op-cost=6 "
+      "carried-latency-cost=0.25 shards=3 "
       "loop-sync=local counters=1");
   ASSERT_TRUE(options);
   expectForwarded(*options);

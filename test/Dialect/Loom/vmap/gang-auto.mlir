@@ -2,26 +2,30 @@
 // per-lane, for the outermost divergent loop only, and its remark gives all
 // four costs. The constants here make each side win in turn (pinned: the
 // defaults are fitted, docs/vmap.md).
-// RUN: loom-opt %s -loom-vmap="one-pass-op-cost=100 gang-overhead=1e6 refill-op-cost=1e6" -mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=DEFAULT
-// RUN: loom-opt %s -loom-vmap="one-pass-op-cost=1 expected-divergence=2 gang-divergence=1 gang-overhead=0 refill-op-cost=1000" -mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=GANG
-// RUN: loom-opt %s -loom-vmap="one-pass-op-cost=1 expected-divergence=2 gang-divergence=2 gang-overhead=1000 refill-op-cost=0" -mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=REFILL
-// RUN: loom-opt %s -loom-vmap="one-pass-op-cost=1 gang-overhead=0 gang-width=64" -mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=FITS
+// RUN: loom-opt %s -loom-vmap="one-pass-op-cost=100 gang-one-pass-op-cost=100 divergence-per-doubling=0 carried-latency-cost=0 gang-overhead=1e6 refill-op-cost=1e6" -mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=DEFAULT
+// RUN: loom-opt %s -loom-vmap="one-pass-op-cost=1 gang-one-pass-op-cost=1 divergence-per-doubling=1 carried-latency-cost=100 gang-overhead=0 refill-op-cost=1000" -mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=GANG
+// RUN: loom-opt %s -loom-vmap="one-pass-op-cost=1 gang-one-pass-op-cost=1 divergence-per-doubling=1 carried-latency-cost=100 gang-overhead=1000 refill-op-cost=0" -mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=REFILL
+// RUN: loom-opt %s -loom-vmap="one-pass-op-cost=1 gang-overhead=0 gang-width=64 divergence-per-doubling=0 carried-latency-cost=0" -mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=FITS
 
-// DEFAULT: remark: loop is per-lane: predicate depends on carry #0 (initially n), batched through argument #0 (n); cost model: masked {{[0-9]+}} > per-lane {{[0-9]+}} (2 divergent levels, 64 lanes, SIMD width 8); {{[0-9]+}} ops, 0 lane by lane, 2 carries, masked in one pass; gang {{[0-9]+}}, gang with refill {{[0-9]+}} (width 32): neither is cheaper
+// 6 ops and 2 carries over 64 lanes at SIMD width 8: 88 vector ops.
+// DEFAULT: remark: loop is per-lane: predicate depends on carry #0 (initially n), batched through argument #0 (n); cost model: masked 8800 > per-lane 384 (2 divergent levels, 64 lanes, SIMD width 8, divergence 1.000 a level); 6 ops, 0 lane by lane, 2 carries, a 1-cycle carried chain, masked in one pass; gang 2008800, gang with refill 1600008800 (width 32, divergence 1.000 a level): neither is cheaper
 
-// GANG: remark: loop is gang (width 32): {{.*}}; gang {{[0-9]+}}, gang with refill {{[0-9]+}} (width 32): gang is cheapest
+// D(n) = 1 + log2(n): 7 a level for masked's 64 lanes (49 x 88), 6 for a
+// gang's 32 (36 x 88), and refill's outermost level runs without it
+// (6 x (88 + 1000 x 2 x 8)); per-lane waits 100 a cycle of its chain.
+// GANG: remark: loop is gang (width 32): {{.*}}; cost model: masked 4312 <= per-lane 6400 (2 divergent levels, 64 lanes, SIMD width 8, divergence 7.000 a level); 6 ops, 0 lane by lane, 2 carries, a 1-cycle carried chain, masked in one pass; gang 3168, gang with refill 96528 (width 32, divergence 6.000 a level): gang is cheapest
 // GANG: remark: loop is masked: it runs inside a gang of 32 lanes
 // GANG-LABEL: func.func private @nest_vmap_b_64(
 // GANG: scf.for
 // GANG: func.call @nest_gang_vmap_bu_32_masked_gang(
 
-// REFILL: remark: loop is gang (width 32, refill): {{.*}}: gang with refill is cheapest
+// REFILL: remark: loop is gang (width 32, refill): {{.*}}; gang 5168, gang with refill 528 (width 32, divergence 6.000 a level): gang with refill is cheapest
 // REFILL-LABEL: func.func private @nest_vmap_b_64(
 // REFILL-NOT: func.call @nest_gang_vmap_bu_32_masked_gang(
 // REFILL: scf.while
 
 // A batch that fits one gang leaves nothing to weigh: no gang part.
-// FITS: cost model: masked {{[0-9]+}} {{[<>=]+}} per-lane {{[0-9]+}} (2 divergent levels, 64 lanes, SIMD width 8); {{[0-9]+}} ops, 0 lane by lane, 2 carries, masked in one pass{{$}}
+// FITS: cost model: masked 88 <= per-lane 384 (2 divergent levels, 64 lanes, SIMD width 8, divergence 1.000 a level); 6 ops, 0 lane by lane, 2 carries, a 1-cycle carried chain, masked in one pass{{$}}
 
 func.func @nest(%n: i32 {loom.name = "n"}) -> i32 {
   %zero = arith.constant 0 : i32

@@ -4,8 +4,8 @@
 // RUN: loom-opt %examples/mwe/while_of_while.mlir -loom-vmap=divergent=per-lane -mlir-print-op-on-diagnostic=false 2>/dev/null | FileCheck %s --check-prefix=PERLANE
 // RUN: loom-opt %examples/mwe/while_of_while.mlir -loom-vmap -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARKS
 
-// REMARKS: while_of_while.mlir:41:12: remark: loop is per-lane: predicate depends on carry #2, batched through argument #1 (key); cost model: masked {{[0-9]+}} > per-lane {{[0-9]+}} (2 divergent levels, 64 lanes assumed, SIMD width 8)
-// REMARKS: while_of_while.mlir:49:13: remark: loop is per-lane: it runs inside an enclosing per-lane loop, on one lane at a time
+// REMARKS: while_of_while.mlir:41:12: remark: loop is gang (width 32): predicate depends on carry #2, batched through argument #1 (key); cost model: masked {{[0-9]+}} {{[<>=]+}} per-lane {{[0-9]+}} (2 divergent levels, 64 lanes assumed, SIMD width 8, divergence {{[0-9.]+}} a level){{.*}}: gang is cheapest
+// REMARKS: while_of_while.mlir:49:13: remark: loop is masked: it runs inside a gang of 32 lanes, on the gang's lanes
 
 // Masked: two lock-step levels. count comes from the key lane by lane; the
 // outer loop draws the inner loop's start lane by lane; the inner loop

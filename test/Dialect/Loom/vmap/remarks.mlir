@@ -1,8 +1,8 @@
 // RUN: loom-opt %s -loom-vmap=divergent=masked -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=DECIDED
 // RUN: loom-opt %s -loom-vmap=divergent=per-lane -split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=PERLANE
 // RUN: loom-opt %s -loom-vmap=target=gpu -split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPU
-// RUN: loom-opt %s -loom-vmap="masked-op-cost=76.11 one-pass-op-cost=76.11 lane-op-cost=32" -split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=AUTO
-// RUN: loom-opt %s -loom-vmap="masked-op-cost=1 one-pass-op-cost=1 expected-divergence=1" -split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHEAP
+// RUN: loom-opt %s -loom-vmap="masked-op-cost=76.11 one-pass-op-cost=76.11 gang-op-cost=76.11 gang-one-pass-op-cost=76.11 lane-op-cost=32 batched-lane-op-cost=32 divergence-per-doubling=0 carried-latency-cost=0" -split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=AUTO
+// RUN: loom-opt %s -loom-vmap="masked-op-cost=1 one-pass-op-cost=1 gang-op-cost=1 gang-one-pass-op-cost=1 divergence-per-doubling=0 carried-latency-cost=0 gang-overhead=90 refill-op-cost=4" -split-input-file -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHEAP
 
 // One remark per loop says how it is lowered and why, naming the carry and
 // the argument that make its predicate differ per lane. This is the seed's
@@ -24,11 +24,13 @@
 // cost 76 scalar ops (the constants are pinned here: refits move the
 // defaults, docs/vmap.md) even a single level with a larger elementwise body
 // over 64 lanes runs per lane, and with masked ops as cheap as scalar ones
-// it runs masked. The remark ends with the counts the model used.
-// AUTO: remark: loop is per-lane: predicate depends on carry #2 (count), batched through argument #1 (key); cost model: masked {{[0-9]+}} > per-lane {{[0-9]+}} (2 divergent levels, 64 lanes assumed, SIMD width 8); 9 ops, 2 lane by lane, 3 carries
-// AUTO: remark: loop is per-lane: predicate depends on argument #0 (n); cost model: masked {{[0-9]+}} > per-lane {{[0-9]+}} (1 divergent level, 8 lanes, SIMD width 8)
-// AUTO: remark: loop is per-lane: predicate depends on carry #0, batched through argument #0; cost model: masked {{[0-9]+}} > per-lane {{[0-9]+}} (1 divergent level, 64 lanes, SIMD width 8); 13 ops, 0 lane by lane, 1 carries
-// CHEAP: remark: loop is masked: predicate depends on carry #0, batched through argument #0; cost model: masked 136 <= per-lane 832 (1 divergent level, 64 lanes, SIMD width 8); 13 ops, 0 lane by lane, 1 carries
+// it runs masked; a batch of 8 fits one gang, so no gang is weighed. The
+// remark ends with the counts the model used; the costs are the formula's
+// (masked 76.11 x 15 x 8 + 32 x 2 x 64 = 13229, per-lane 64 x (9 + 32 x 2)).
+// AUTO: remark: loop is per-lane: predicate depends on carry #2 (count), batched through argument #1 (key); cost model: masked 13229 > per-lane 4672 (2 divergent levels, 64 lanes assumed, SIMD width 8, divergence 1.000 a level); 9 ops, 2 lane by lane, 3 carries, a 10-cycle carried chain, masked in sweeps; gang 13410, gang with refill 20536 (width 32, divergence 1.000 a level): neither is cheaper
+// AUTO: remark: loop is per-lane: predicate depends on argument #0 (n); cost model: masked 609 > per-lane 24 (1 divergent level, 8 lanes, SIMD width 8, divergence 1.000 a level); 3 ops, 0 lane by lane, 2 carries, a 4-cycle carried chain, masked in one pass{{$}}
+// AUTO: remark: loop is per-lane: predicate depends on carry #0, batched through argument #0; cost model: masked 10351 > per-lane 832 (1 divergent level, 64 lanes, SIMD width 8, divergence 1.000 a level); 13 ops, 0 lane by lane, 1 carries, a 48-cycle carried chain, masked in one pass; gang 10532, gang with refill 12786 (width 32, divergence 1.000 a level): neither is cheaper
+// CHEAP: remark: loop is masked: predicate depends on carry #0, batched through argument #0; cost model: masked 136 <= per-lane 832 (1 divergent level, 64 lanes, SIMD width 8, divergence 1.000 a level); 13 ops, 0 lane by lane, 1 carries, a 48-cycle carried chain, masked in one pass; gang 316, gang with refill 168 (width 32, divergence 1.000 a level): neither is cheaper
 
 func.func @solve(%init: tensor<1xf32> {loom.name = "init"},
                  %key: tensor<2xi32> {loom.name = "key"}) -> tensor<1xf32> {
