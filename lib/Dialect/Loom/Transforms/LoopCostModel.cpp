@@ -1,45 +1,54 @@
-//===- LoopCostModel.cpp - masked vs per-lane for divergent loops ---------===//
+//===- LoopCostModel.cpp - which lowering for a divergent loop -----------===//
 //
 // Part of the Loom project.
 //
 //===----------------------------------------------------------------------===//
 //
 // Every lowering does the same scalar work per lane and trip; they differ in
-// how many lanes one instruction serves, what one op costs in their form, and
-// how many trips they run:
+// how many lanes one instruction serves, what one op costs in their form, how
+// many trips they run, and whether a trip waits for the one before it:
 //
-//   per-lane = B * (ops + l * lane)
-//   masked   = D(B)^L  * (c_m * (ops + carries + 3) * ceil(B / W) + u * lane *
-//   B) gang     = D(Wg)^L * (c_g * (ops + carries + 3) * ceil(B / W) + u * lane
-//   * B)
-//              + o * ceil(B / Wg)
-//   refill   = D(Wg)^(L-1) * (c_g * (ops + carries + 3 + r * carries)
-//              * ceil(B / W) + u * lane * B)
-//   D(n)     = 1 + d * log2(n)
+//   per-lane = B * max(ops + l * lane, k * chain)
+//   masked   = D(B)^L * (c_m * V + u * lane * B)
+//   gang     = D(Wg)^L * (c_g * V + u * lane * B) + o * ceil(B / Wg)
+//   refill   = D(Wg)^(L-1) * (c_g * (V + r * carries * ceil(B / W))
+//              + u * lane * B)
+//   V        = (ops + carries + 3) * ceil(B / W),  D(n) = 1 + d * log2(n)
 //
-// B lanes (the static batch, else assumed-batch), W the SIMD width, Wg the
-// gang width, L the depth of divergent loops nested in this one (itself
-// included). A lock-step loop runs until its slowest lane is done, and
-// nested levels compound: D(n) is the slowest of n lanes' trip count over the
-// mean, growing with log2(n) as the maximum of n draws does. Masked runs the
-// shard's B lanes in lock-step, a gang Wg, and refill's outermost level none
-// (a slot whose lane is done takes the next). c_m and c_g are what one op on
-// W lanes costs, in scalar ops, by form: in one pass over the lanes per trip
-// (SCFWhileMasked.cpp, every level elementwise, no branch or call; the lanes'
-// state stays in registers) or in sweeps (a sweep over lane buffers per op),
-// and for masked or a gang (whose W-lane buffers live on the stack, where a
-// masked loop's B-lane buffers stream through memory). `ops` counts the ops
-// the batched forms run on W lanes at once, `lane` those they can only run
-// lane by lane (random numbers on a per-lane key, reads and writes at a
-// per-lane index, transcendental math, which becomes a C library call per
-// lane, integer division); per-lane pays l for each of those, the batched
-// forms u per lane of the lock-step, idle lanes included, which is why their
+// B lanes (the static batch, else assumed-batch: 64 when, as usual, the
+// batch is dynamic at compile time), W the SIMD width, Wg the gang width, L
+// the depth of divergent loops nested in this one (itself included), V the
+// vector ops of one trip (the loop's ops, a select per carry, the mask
+// update and the `any`).
+//
+// A lock-step loop runs until its slowest lane is done, and nested levels
+// compound: D(n) is the slowest of n lanes' trip count over the mean,
+// growing with log2(n) as the maximum of n draws does. Masked runs the
+// shard's B lanes in lock-step, a gang Wg, refill's outermost level none (a
+// slot whose lane is done takes the next). c_m and c_g are what one op on W
+// lanes costs, in scalar ops, by form: in one pass over the lanes per trip
+// (SCFWhileMasked.cpp: every level elementwise, no branch or call; the
+// lanes' state stays in registers) or in sweeps (a sweep over lane buffers
+// per op), and for masked or a gang, whose W-lane buffers are promoted to
+// the stack where a masked loop's B-lane ones stream through memory.
+//
+// `ops` counts the ops the batched forms run on W lanes at once, `lane` those
+// they can only run lane by lane (random numbers on a per-lane key, reads
+// and writes at a per-lane index, transcendental math, which becomes a C
+// library call per lane, integer division): per-lane pays l for each, the
+// batched forms u per lane of the lock-step, idle lanes included, so their
 // waste grows with divergence. Ops of a called function count where they are
-// called. The batched forms also pay one select per carry, the mask update
-// and the `any`; each gang o to gather and scatter its lanes; refill r gang
-// ops a trip and carry for retiring and taking lanes. The constants are fitted
-// by benchmarks/fit-cost-model.py on half of the divergent suite (docs/vmap.md,
-// with the fit's error); their defaults are the pass options'.
+// called. A per-lane trip also waits for the one before it: `chain` is the
+// latency, in cycles, of the loop-carried dependency chain (CarriedChain
+// below, from a fixed table of x86 latencies), which the batched forms
+// overlap across independent lanes; k turns it into scalar ops. Each gang
+// pays o to gather and scatter its lanes, refill r gang ops a trip and carry
+// to retire and take lanes.
+//
+// The constants are pass options (Passes.td holds the defaults), fitted by
+// benchmarks/fit-cost-model.py on the fit half of the divergent suite; on
+// 2026-12-01 the rms error of log(strategy / per-lane) was 0.42 (a factor
+// 1.5) on that half and 0.64 on the held-out one (docs/vmap.md).
 //
 //===----------------------------------------------------------------------===//
 
