@@ -6,6 +6,11 @@
 # ===-----------------------------------------------------------------------===#
 #
 # Usage: fit-cost-model.py BENCH_DIR [--loom-opt PATH] [--apply]
+#        fit-cost-model.py --features PROGRAM.mlir [--loom-opt PATH]
+#
+# (--features prints what the script reads from loom-vmap's remarks for each
+# outermost divergent loop of PROGRAM, test/Benchmarks/fit-features.mlir
+# checks it.)
 #
 # Fits the constants of loom-vmap's divergent-loop cost model (docs/vmap.md)
 #
@@ -248,6 +253,12 @@ def main(argv):
         del args[i:i + 2]
     do_apply = "--apply" in args
     args = [a for a in args if a != "--apply"]
+    if args[:1] == ["--features"] and len(args) == 2:
+        loops = features(loom_opt, args[1])
+        for loop in loops:
+            print("L=%d B=%d W=%d ops=%d lane=%d carries=%d chain=%d Wg=%d %s"
+                  % (loop[:-1] + ("one-pass" if loop[-1] else "sweeps",)))
+        return 0 if loops else "fit-cost-model.py: no cost-model remark in " + args[1]
     if len(args) != 1:
         sys.exit("usage: fit-cost-model.py BENCH_DIR [--loom-opt PATH] "
                  "[--apply]")
