@@ -1,4 +1,4 @@
-//===- LoopCostModel.cpp - which lowering for a divergent loop -----------===//
+//===- LoopCostModel.cpp - Which lowering for a divergent loop ------------===//
 //
 // Part of the Loom project.
 //

@@ -1,4 +1,4 @@
-//===- LoopCostModel.h - masked vs per-lane for divergent loops -*- C++ -*-===//
+//===- LoopCostModel.h - Which lowering for a divergent loop ----*- C++ -*-===//
 //
 // Part of the Loom project.
 //

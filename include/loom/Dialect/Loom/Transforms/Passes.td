@@ -50,7 +50,8 @@ def LoomVmapPass : Pass<"loom-vmap", "ModuleOp"> {
       each lane: no masked work at all.
 
     `divergent=auto` takes uniform whenever it is legal and otherwise picks
-    masked or per-lane with the cost model in `docs/vmap.md`; the
+    masked, per-lane, gang or gang with refill with the cost model in
+    `docs/vmap.md`; the
     `loom.strategy` attribute on a loop pins its strategy. Afterwards the
     attribute records what was decided on every while loop of a batched
     clone (`loom-localize-loops` trusts only a decided `masked`), and pins
