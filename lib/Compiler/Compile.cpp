@@ -31,8 +31,12 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 
+#include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <mutex>
+#include <utility>
+#include <vector>
 
 using namespace loom;
 using namespace loom::detail;
@@ -233,12 +237,45 @@ Status FrontEnd::lower(const CompileOptions &options, Executable::Impl &impl) {
 }
 
 namespace {
+/// Set by exit(), before the static destructors of everything constructed
+/// before the latest JIT compile: LLVM's function-local statics among them.
+std::atomic<bool> exiting{false};
+
+/// An ExecutionEngine's destructor runs the JIT's deinitializers, which
+/// compile code, and LLVM's statics that code generation uses may already
+/// be gone while exit() destroys a static that holds an Executable (a
+/// container constructed before the first compile). Each compile registers
+/// a handler that runs before anything it constructed is destroyed.
+void noteCompiled() {
+  std::atexit([] { exiting = true; });
+}
+
+struct JITProgram;
+/// Where JIT programs destroyed during exit() go: never freed, and still
+/// reachable, so a leak checker at exit does not count them.
+void keepUntilTheEnd(JITProgram &program);
+
 /// What keeps JIT-compiled code alive: the engine, then the context its
-/// module was compiled in.
+/// module was compiled in. During exit() both are left to the process's
+/// end: no destructor of theirs can run safely then, and there is nothing
+/// left to free them for.
 struct JITProgram final : LoadedProgram {
   std::unique_ptr<mlir::MLIRContext> context;
   std::unique_ptr<LoadedModule> module;
+  ~JITProgram() override {
+    if (exiting)
+      keepUntilTheEnd(*this);
+  }
 };
+
+void keepUntilTheEnd(JITProgram &program) {
+  static std::mutex mutex;
+  static auto &kept =
+      *new std::vector<std::pair<std::unique_ptr<mlir::MLIRContext>,
+                                 std::unique_ptr<LoadedModule>>>;
+  std::lock_guard<std::mutex> lock(mutex);
+  kept.emplace_back(std::move(program.context), std::move(program.module));
+}
 } // namespace
 
 static Result<Executable>
@@ -257,6 +294,7 @@ compileBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
       front->backend->load(*front->module, options);
   if (!loaded)
     return loaded.status();
+  noteCompiled();
   impl->entry = (*loaded)->entry();
   auto program = std::make_unique<JITProgram>();
   program->module = loaded.take();
