@@ -339,7 +339,8 @@ bool sameBits(const Outputs &a, const Outputs &b) {
 /// masked iteration, so it is read from a second compile with
 /// CompileOptions::countLoops, never from the one that is timed. Utilisation
 /// is the masked loops' active lane-iterations over the lane-iterations they
-/// ran (each shard's iterations times its lanes); 1 without masked loops.
+/// ran (each shard's iterations times its lanes, or a gang's width); 1
+/// without masked loops.
 struct Measured {
   double util = 1.0;
   double collectives = 0.0;
@@ -372,8 +373,9 @@ Measured measureCounters(const Workload &w, const Variant &v,
       continue;
     for (size_t s = 0; s < loop.iterations.size(); ++s) {
       active += static_cast<double>(loop.activeLaneIterations[s]);
+      // A gang's iterations cover its width, not the shard's lanes.
       slots += static_cast<double>(loop.iterations[s]) *
-               static_cast<double>(c.lanes[s]);
+               static_cast<double>(loop.lanes ? loop.lanes : c.lanes[s]);
     }
   }
   if (slots > 0)
