@@ -208,9 +208,7 @@ struct Compiled {
 };
 
 const Compiled &compiled(const Program &p, Strategy d, int shards) {
-  // Never destroyed: an ExecutionEngine torn down by exit's handlers, after
-  // LLVM's own statics, crashes in its destructor.
-  static auto &cache = *new std::map<std::string, Compiled>;
+  static std::map<std::string, Compiled> cache;
   std::string key = p.name + "/" + std::to_string(shards) + "/" + nameOf(d);
   auto it = cache.find(key);
   if (it != cache.end())

@@ -281,9 +281,7 @@ struct Compiled {
 };
 
 const Compiled &compiled(const Workload &w, const Variant &v) {
-  // Never destroyed: an ExecutionEngine torn down by exit's handlers, after
-  // LLVM's own statics, crashes in its destructor.
-  static auto &cache = *new std::map<std::string, Compiled>;
+  static std::map<std::string, Compiled> cache;
   std::string key = variantKey(w, v);
   auto it = cache.find(key);
   if (it != cache.end())

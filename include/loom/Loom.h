@@ -154,9 +154,10 @@ struct CompileTimes {
 
 /// A compiled entry function.
 ///
-/// Destroy every Executable before main() returns: one destroyed by exit's
-/// handlers (held in a static, say) crashes inside LLVM's JIT, whose own
-/// static state is already gone by then.
+/// An Executable may be destroyed at any time, by exit's handlers too (held
+/// in a static, say): a JIT-compiled one destroyed there is kept, still
+/// reachable, until the process ends, since LLVM's JIT cannot be torn down
+/// once LLVM's own static state is gone.
 class Executable {
 public:
   static Result<Executable> compile(const std::string &source,

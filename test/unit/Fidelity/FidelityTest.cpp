@@ -88,10 +88,8 @@ double globalBound(int accepted, double rtol, double atol, double ymax,
 /// Each program compiled once for the whole binary (compiling dominates the
 /// test's time).
 const Executable *compiled(const std::string &file) {
-  // Never destroyed: an Executable torn down by exit's handlers crashes in
-  // LLVM's JIT (see the note in include/loom/Loom.h).
-  static auto *cache = new std::map<std::string, std::optional<Executable>>;
-  auto [it, fresh] = cache->try_emplace(file);
+  static std::map<std::string, std::optional<Executable>> cache;
+  auto [it, fresh] = cache.try_emplace(file);
   if (fresh) {
     // Per-lane: these tests are about the solver's numbers, which every
     // strategy computes bit for bit alike (ShardTest, the vmap property
