@@ -14,3 +14,36 @@
 // Loom's mark has an operand; the one the vectorizer puts on the remainder
 // loops it makes has none.
 // CHECK: !{!"llvm.loop.unroll.runtime.disable", i32 0}
+
+// A gang's lane loops (32 lanes, known when compiled) are kept from full
+// unrolling and left to the loop vectorizer: a loop survives that carries
+// both marks. Fully unrolled, as LLVM would otherwise do before vectorizing,
+// no loop would carry the first.
+// RUN: loom-compile %s --entry main --divergent=gang --emit=llvm -o %t.gang.ll
+// RUN: FileCheck %s --check-prefix=GANG < %t.gang.ll
+// GANG-DAG: [[LOOP:![0-9]+]] = distinct !{[[LOOP]], {{.*}}[[NOUNROLL:![0-9]+]], [[VECTORIZED:![0-9]+]]}
+// GANG-DAG: [[NOUNROLL]] = !{!"llvm.loop.unroll.disable", i32 0}
+// GANG-DAG: [[VECTORIZED]] = !{!"llvm.loop.isvectorized", i32 1}
+
+func.func @halvings(%x0: f32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %half = arith.constant 0.5 : f32
+  %one = arith.constant 1.0 : f32
+  %r:2 = scf.while (%x = %x0, %n = %c0) : (f32, i32) -> (f32, i32) {
+    %go = arith.cmpf ogt, %x, %one : f32
+    scf.condition(%go) %x, %n : f32, i32
+  } do {
+  ^bb0(%x: f32, %n: i32):
+    %y = arith.mulf %x, %half : f32
+    %m = arith.addi %n, %c1 : i32
+    scf.yield %y, %m : f32, i32
+  }
+  return %r#1 : i32
+}
+
+func.func @main(%xs: tensor<?xf32>) -> tensor<?xi32> {
+  %r = loom.vmap @halvings(%xs) in_axes [0] out_axes [0]
+      : (tensor<?xf32>) -> tensor<?xi32>
+  return %r : tensor<?xi32>
+}
