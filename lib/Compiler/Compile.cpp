@@ -250,10 +250,18 @@ void noteCompiled() {
   std::atexit([] { exiting = true; });
 }
 
-struct JITProgram;
-/// Where JIT programs destroyed during exit() go: never freed, and still
-/// reachable, so a leak checker at exit does not count them.
-void keepUntilTheEnd(JITProgram &program);
+/// Where the pieces of a JIT program destroyed during exit() go: never
+/// freed, and still reachable, so a leak checker at exit does not count
+/// them.
+void keepUntilTheEnd(std::unique_ptr<mlir::MLIRContext> context,
+                     std::unique_ptr<LoadedModule> module) {
+  static std::mutex mutex;
+  static auto &kept =
+      *new std::vector<std::pair<std::unique_ptr<mlir::MLIRContext>,
+                                 std::unique_ptr<LoadedModule>>>;
+  std::lock_guard<std::mutex> lock(mutex);
+  kept.emplace_back(std::move(context), std::move(module));
+}
 
 /// What keeps JIT-compiled code alive: the engine, then the context its
 /// module was compiled in. During exit() both are left to the process's
@@ -264,18 +272,9 @@ struct JITProgram final : LoadedProgram {
   std::unique_ptr<LoadedModule> module;
   ~JITProgram() override {
     if (exiting)
-      keepUntilTheEnd(*this);
+      keepUntilTheEnd(std::move(context), std::move(module));
   }
 };
-
-void keepUntilTheEnd(JITProgram &program) {
-  static std::mutex mutex;
-  static auto &kept =
-      *new std::vector<std::pair<std::unique_ptr<mlir::MLIRContext>,
-                                 std::unique_ptr<LoadedModule>>>;
-  std::lock_guard<std::mutex> lock(mutex);
-  kept.emplace_back(std::move(program.context), std::move(program.module));
-}
 } // namespace
 
 static Result<Executable>

@@ -81,8 +81,9 @@ namespace {
 /// Keeps a loop of at least kVectorizeNotUnroll iterations, known when
 /// compiled (a gang's lane loops), from full unrolling. That pass runs
 /// before the loop vectorizer and would turn each such loop into
-/// straight-line code for the SLP vectorizer to piece back into vectors:
-/// twice the IR, and a gang's compile time with it. Runs where the
+/// straight-line code for the SLP vectorizer to piece back into vectors
+/// (on the refill SDE, 8.0k lines of optimized IR against 7.3k, and most of
+/// the gang's extra compile time). Runs where the
 /// pipeline's late loop optimisations go, after IndVarSimplify, so that
 /// ScalarEvolution sees the trip counts.
 struct KeepLongLoopsForTheVectorizer
