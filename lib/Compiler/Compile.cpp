@@ -144,6 +144,7 @@ loom::detail::runFrontEnd(std::unique_ptr<llvm::MemoryBuffer> buffer,
   if (!backend)
     return backend.status();
   front.backend = backend.take();
+  front.aheadOfTime = aheadOfTime;
   if (Status s = checkOptions(options); !s.ok())
     return s;
   Result<int> shards = front.backend->shardCount(options, aheadOfTime);
@@ -209,7 +210,9 @@ loom::detail::runFrontEnd(std::unique_ptr<llvm::MemoryBuffer> buffer,
   batching.shards = *shards;
   batching.loopSync = options.loopSync;
   batching.counters = options.countLoops;
-  if (Status s = front.backend->configureBatching(options, batching); !s.ok())
+  if (Status s =
+          front.backend->configureBatching(options, aheadOfTime, batching);
+      !s.ok())
     return s;
   mlir::loom::buildLoomPipeline(pm, batching);
   if (failed(pm.run(*module)))
@@ -229,7 +232,7 @@ loom::detail::runFrontEnd(std::unique_ptr<llvm::MemoryBuffer> buffer,
 Status FrontEnd::lower(const CompileOptions &options, Executable::Impl &impl) {
   auto start = Clock::now();
   mlir::PassManager pm(context.get());
-  backend->buildLoweringPipeline(pm, options);
+  backend->buildLoweringPipeline(pm, options, aheadOfTime);
   if (failed(pm.run(*module)))
     return error("lowering failed");
   impl.times.lower += secondsSince(start);

@@ -44,6 +44,9 @@ struct FrontEnd {
   std::unique_ptr<FirstError> errors;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::unique_ptr<TargetBackend> backend;
+  /// The code is written, to run elsewhere: lowered for the target CPU
+  /// named in the options rather than this one.
+  bool aheadOfTime = false;
 
   /// The first error diagnosed in the context, or `fallback`.
   Status error(const std::string &fallback) const;

@@ -62,15 +62,16 @@ public:
   /// Refuses the options this backend cannot compile, and adjusts the
   /// batching it wants (the GPU backend: target=gpu), before loom-pipeline.
   virtual Status
-  configureBatching(const CompileOptions &options,
+  configureBatching(const CompileOptions &options, bool aheadOfTime,
                     mlir::loom::LoomPipelineOptions &batching) const {
     return Status::success();
   }
 
   /// Adds the passes that take a module from the end of the Loom pipeline
-  /// to what load() takes.
+  /// to what load() takes, or emit() when `aheadOfTime`.
   virtual void buildLoweringPipeline(mlir::OpPassManager &pm,
-                                     const CompileOptions &options) const = 0;
+                                     const CompileOptions &options,
+                                     bool aheadOfTime) const = 0;
 
   /// The first part of that lowering: to buffers, before anything specific
   /// to how the code runs (`loom-compile --emit=mlir` stops after it).

@@ -60,6 +60,7 @@ LoomVmapPassOptions LoomPipelineOptions::vmapOptions() const {
   vmap.carriedLatencyCost = carriedLatencyCost;
   vmap.gangOverhead = gangOverhead;
   vmap.refillOpCost = refillOpCost;
+  vmap.vectorSinOps = vectorSinOps;
   return vmap;
 }
 
@@ -148,10 +149,11 @@ void mlir::loom::buildLoomBufferizePipeline(OpPassManager &pm,
 void mlir::loom::buildLoomToLLVMPipeline(OpPassManager &pm,
                                          const LoomToLLVMOptions &options) {
   buildLoomBufferizePipeline(pm, options);
-  buildLoomBuffersToLLVMPipeline(pm);
+  buildLoomBuffersToLLVMPipeline(pm, options.libmToArith);
 }
 
-void mlir::loom::buildLoomBuffersToLLVMPipeline(OpPassManager &pm) {
+void mlir::loom::buildLoomBuffersToLLVMPipeline(OpPassManager &pm,
+                                                bool libmToArith) {
   // Deallocation clones a read-only argument that is returned; without
   // this the clone reaches LLVM translation and the entry cannot compile.
   pm.addPass(createBufferizationToMemRefPass());
@@ -161,6 +163,11 @@ void mlir::loom::buildLoomBuffersToLLVMPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // A lane mask in memory as bytes: the loop vectorizer widens no i1 load.
   pm.addPass(createLoomWidenBoolBuffers());
+  // Where it is valid, and while loops are still loops: math-to-libm would
+  // make sinf a call that the loop vectorizer could only repeat lane by
+  // lane.
+  if (libmToArith)
+    pm.addPass(createLoomLibmToArith());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertSCFToCFPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

@@ -102,6 +102,12 @@ struct LoomPipelineOptions : public PassPipelineOptions<LoomPipelineOptions> {
       *this, "gang-overhead",
       llvm::cl::desc("Fixed cost of one gang, in scalar ops (cost model)"),
       llvm::cl::init(LoomVmapPassOptions{}.gangOverhead)};
+  PassOptions::Option<double> vectorSinOps{
+      *this, "vector-sin-ops",
+      llvm::cl::desc("What an f32 sin costs the batched forms in vector "
+                     "ops where computed in arithmetic (libm-to-arith); 0: "
+                     "a libm call per lane (cost model)"),
+      llvm::cl::init(LoomVmapPassOptions{}.vectorSinOps)};
   PassOptions::Option<double> refillOpCost{
       *this, "refill-op-cost",
       llvm::cl::desc("What refill adds to every trip of the outermost loop, "
@@ -142,6 +148,12 @@ struct LoomToLLVMOptions : public PassPipelineOptions<LoomToLLVMOptions> {
       llvm::cl::desc("Allow fusing a*b+c into FMA (off by default: every "
                      "strategy then computes the same bits)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> libmToArith{
+      *this, "libm-to-arith",
+      llvm::cl::desc("Compute sinf in arithmetic as glibc does, so that it "
+                     "vectorizes (loom-libm-to-arith: only for code that "
+                     "runs with glibc on a CPU with FMA and AVX2)"),
+      llvm::cl::init(false)};
 };
 
 /// Appends batching and sharding: loom-annotate-batch-axes, loom-vmap,
@@ -160,7 +172,9 @@ void buildLoomToLLVMPipeline(OpPassManager &pm,
 
 /// The part of loom-to-llvm after loom-bufferize: buffers to the LLVM
 /// dialect (the GPU backend's host code takes it after its kernels).
-void buildLoomBuffersToLLVMPipeline(OpPassManager &pm);
+/// `libmToArith`: LoomToLLVMOptions' option of that name.
+void buildLoomBuffersToLLVMPipeline(OpPassManager &pm,
+                                    bool libmToArith = false);
 
 /// Registers `loom-pipeline`, `loom-bufferize` and `loom-to-llvm` with the
 /// pass registry (for loom-opt).

@@ -213,6 +213,44 @@ def LoomAllowFPContraction : Pass<"loom-allow-fp-contraction"> {
   let constructor = "::mlir::loom::createLoomAllowFPContraction()";
 }
 
+def LoomLibmToArith : Pass<"loom-libm-to-arith", "ModuleOp"> {
+  let summary = "Compute sinf in arithmetic, bit for bit as glibc does";
+  let description = [{
+    A call to libm cannot be vectorized: a loop over lanes that calls
+    `sinf` makes one call per lane however wide the loop is. This pass
+    replaces `math.sin` on `f32` with the algorithm of glibc's own `sinf`
+    (2.28 and later, from Arm's optimized-routines; the variant glibc's ifunc
+    picks where FMA and AVX2 are usable): the argument in double precision,
+    Cody-Waite reduction by pi/2 below 120 and the 4/pi bit table above it,
+    then the degree-7 sine or degree-8 cosine polynomial, with the same
+    fused multiply-adds (`llvm.intr.fma`) in the same order. Every branch
+    of glibc's becomes a `select`, so the loop vectorizer widens it. Only
+    a `sin` that LLVM will vectorize is rewritten: in an `scf.for` or
+    `scf.parallel` with no loop inside and no float carried between
+    iterations (Loom's loops over lanes), or in a function called there,
+    through a private copy. Scalar code is faster calling glibc, whose
+    branches skip the cases that do not apply.
+
+    The result is glibc's to the bit for every one of the 2^32 inputs
+    (`LibmToArithTest` checks them all against the C library it runs
+    with), NaN payloads and signed zeros included. What differs is what no
+    caller of Loom observes: `errno` is not set for an infinite argument.
+
+    Only valid where the program then runs with glibc on a CPU with FMA and
+    AVX2, since elsewhere glibc computes other bits; `loom-to-llvm`'s
+    `libm-to-arith` option adds it, which Loom's CPU backend sets for such
+    targets.
+
+    ```mlir
+    %y = math.sin %x : f32
+    // becomes bitcasts, integer and double-precision arithmetic,
+    // llvm.intr.fma and selects between glibc's cases
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def LoomExpandIntegerDivision : Pass<"loom-expand-integer-division"> {
   let summary = "Expand ceil/floor integer division into ops LLVM has";
   let description = [{

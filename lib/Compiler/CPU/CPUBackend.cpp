@@ -33,7 +33,11 @@
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
+#include <gnu/libc-version.h>
+
+#include <cstdio>
 #include <functional>
 #include <string>
 #include <vector>
@@ -108,10 +112,21 @@ private:
 
 } // namespace
 
+Status
+CPUBackend::configureBatching(const CompileOptions &options, bool aheadOfTime,
+                              mlir::loom::LoomPipelineOptions &batching) const {
+  // The cost model's vector sin is the one the lowering will make.
+  if (!runsGlibcFMAVariants(options, aheadOfTime))
+    batching.vectorSinOps = 0;
+  return Status::success();
+}
+
 void CPUBackend::buildLoweringPipeline(mlir::OpPassManager &pm,
-                                       const CompileOptions &options) const {
+                                       const CompileOptions &options,
+                                       bool aheadOfTime) const {
   mlir::loom::LoomToLLVMOptions lowering;
   lowering.fpContraction = options.fpContraction;
+  lowering.libmToArith = runsGlibcFMAVariants(options, aheadOfTime);
   mlir::loom::buildLoomToLLVMPipeline(pm, lowering);
 }
 
@@ -184,6 +199,11 @@ CPUBackend::load(mlir::ModuleOp module, const CompileOptions &options) const {
 
 namespace {
 
+/// The CPU a library is compiled for.
+std::string aotTargetCPU(const CompileOptions &options) {
+  return options.targetCPU.empty() ? "x86-64-v3" : options.targetCPU;
+}
+
 /// The features `cpu` has by its definition (what it implies, closed over
 /// what those imply), leaving out the tuning ones: "+avx,+avx2,...".
 std::string isaFeatures(const llvm::MCSubtargetInfo &info,
@@ -209,13 +229,52 @@ std::string isaFeatures(const llvm::MCSubtargetInfo &info,
   return features;
 }
 
+} // namespace
+
+/// Whether the code will call the C library's math functions in the
+/// variants loom-libm-to-arith reproduces: glibc 2.28 or later (checked
+/// here for the JIT; a library is assumed to run with one) on a CPU with
+/// FMA and AVX2, where glibc's ifunc picks them.
+bool CPUBackend::runsGlibcFMAVariants(const CompileOptions &options,
+                                      bool aheadOfTime) {
+  llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
+  if (triple.getArch() != llvm::Triple::x86_64 || !triple.isOSLinux() ||
+      !triple.isGNUEnvironment())
+    return false;
+  if (!aheadOfTime) {
+    unsigned major = 0, minor = 0;
+    if (std::sscanf(gnu_get_libc_version(), "%u.%u", &major, &minor) != 2 ||
+        std::make_pair(major, minor) < std::make_pair(2u, 28u))
+      return false;
+    llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
+    return host.lookup("fma") && host.lookup("avx2");
+  }
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple.str(), error);
+  if (!target)
+    return false;
+  std::unique_ptr<llvm::MCSubtargetInfo> generic(
+      target->createMCSubtargetInfo(triple.str(), "", ""));
+  std::string cpu = aotTargetCPU(options);
+  if (!generic || !generic->isCPUStringValid(cpu))
+    return false;
+  llvm::SmallVector<llvm::StringRef> features;
+  std::string isa = isaFeatures(*generic, cpu);
+  llvm::StringRef(isa).split(features, ',');
+  return llvm::is_contained(features, "+fma") &&
+         llvm::is_contained(features, "+avx2");
+}
+
+namespace {
+
 /// A target machine for `cpu` on this host's triple, made as the JIT's is
 /// (optimization level, contraction only where flagged) but for a shared
 /// library.
 Result<std::unique_ptr<llvm::TargetMachine>>
 createAOTTargetMachine(const CompileOptions &options, ProgramTarget &target) {
   target.triple = llvm::sys::getDefaultTargetTriple();
-  target.cpu = options.targetCPU.empty() ? "x86-64-v3" : options.targetCPU;
+  target.cpu = aotTargetCPU(options);
   std::string error;
   const llvm::Target *llvmTarget =
       llvm::TargetRegistry::lookupTarget(target.triple, error);

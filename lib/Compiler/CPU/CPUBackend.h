@@ -19,8 +19,12 @@ namespace loom::detail {
 
 class CPUBackend : public TargetBackend {
 public:
+  Status
+  configureBatching(const CompileOptions &options, bool aheadOfTime,
+                    mlir::loom::LoomPipelineOptions &batching) const override;
   void buildLoweringPipeline(mlir::OpPassManager &pm,
-                             const CompileOptions &options) const override;
+                             const CompileOptions &options,
+                             bool aheadOfTime) const override;
   void buildBufferizationPipeline(mlir::OpPassManager &pm,
                                   const CompileOptions &options) const override;
   Result<std::unique_ptr<LoadedModule>>
@@ -29,6 +33,11 @@ public:
                            const Executable::Impl &impl,
                            EmitKind kind) const override;
   Result<std::unique_ptr<Mesh>> createMesh(int64_t numShards) const override;
+
+  /// Whether the lowering may compute libm functions as glibc's FMA
+  /// variants do (loom-libm-to-arith).
+  static bool runsGlibcFMAVariants(const CompileOptions &options,
+                                   bool aheadOfTime);
 
 protected:
   /// The backend a library's descriptor names (LoomProgram::backend), which

@@ -104,7 +104,7 @@ Result<std::string> collectPTX(mlir::ModuleOp module) {
 class GPUBackend final : public CPUBackend {
 public:
   Status
-  configureBatching(const CompileOptions &options,
+  configureBatching(const CompileOptions &options, bool aheadOfTime,
                     mlir::loom::LoomPipelineOptions &batching) const override {
     if (options.countLoops)
       return Status::error(
@@ -139,7 +139,8 @@ public:
   }
 
   void buildLoweringPipeline(mlir::OpPassManager &pm,
-                             const CompileOptions &options) const override {
+                             const CompileOptions &options,
+                             bool aheadOfTime) const override {
     buildBufferizationPipeline(pm, options);
     std::string toolkit = getToolkitPath(options);
     bool libdevice = hasLibdevice(toolkit);

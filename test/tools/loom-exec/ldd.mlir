@@ -10,7 +10,8 @@
 // RUN: loom-compile %examples/mwe/while_of_while.mlir -o %t.so
 // RUN: ldd %t.so | FileCheck %s --check-prefix=SO
 // SO-NOT: {{LLVM|MLIR|fmt|stdc\+\+|not found}}
-// SO: libm.so
+// SO: libc.so
 // SO-NOT: {{LLVM|MLIR|fmt|stdc\+\+|not found}}
+// RUN: ldd %t.so | grep '=>' | not grep -v -E 'lib(c|m|gcc_s)\.so'
 // Every library ldd names is one of those.
 // RUN: ldd %loom_tools/loom-exec | grep '=>' | not grep -v -E 'lib(c|m|stdc\+\+|gcc_s%{mpi_libs})\.so'

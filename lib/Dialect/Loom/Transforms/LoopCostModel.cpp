@@ -106,9 +106,11 @@ static bool runsLaneByLane(Operation *op, const BatchednessAnalysis &analysis) {
 
 namespace {
 /// The ops of one iteration: `ops` the masked lowering runs on SIMD-width
-/// lanes at once, `laneOps` those it runs lane by lane.
+/// lanes at once, `laneOps` those it runs lane by lane, `sines` the f32 sines
+/// on batched operands when the batched forms compute them in vector
+/// arithmetic (else they are lane ops).
 struct OpCounts {
-  double ops = 0, laneOps = 0;
+  double ops = 0, laneOps = 0, sines = 0;
 };
 } // namespace
 
@@ -116,11 +118,16 @@ struct OpCounts {
 /// calls it, under that callee's own analysis. loom-vmap rejects recursion,
 /// so the descent ends; `depth` bounds it regardless.
 static void countOps(Region &region, const BatchednessAnalysis &analysis,
-                     OpCounts &counts, unsigned depth = 0) {
+                     bool vectorSin, OpCounts &counts, unsigned depth = 0) {
   region.walk([&](Operation *op) {
     if (op->hasTrait<OpTrait::IsTerminator>())
       return;
-    (runsLaneByLane(op, analysis) ? counts.laneOps : counts.ops) += 1;
+    bool laneByLane = runsLaneByLane(op, analysis);
+    auto sin = dyn_cast<math::SinOp>(op);
+    if (laneByLane && vectorSin && sin && sin.getType().isF32())
+      counts.sines += 1;
+    else
+      (laneByLane ? counts.laneOps : counts.ops) += 1;
     auto call = dyn_cast<func::CallOp>(op);
     if (!call || depth > 32)
       return;
@@ -128,7 +135,7 @@ static void countOps(Region &region, const BatchednessAnalysis &analysis,
     auto func = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
         call, call.getCalleeAttr());
     if (callee && func && !func.isExternal())
-      countOps(func.getBody(), *callee, counts, depth + 1);
+      countOps(func.getBody(), *callee, vectorSin, counts, depth + 1);
   });
 }
 
@@ -317,8 +324,9 @@ mlir::loom::chooseDivergentStrategy(Operation *loop,
 
   unsigned width = std::max(1u, params.simdWidth);
   OpCounts counts;
+  double sinOps = std::max(0.0, params.vectorSinOps);
   for (Region &region : loop->getRegions())
-    countOps(region, analysis, counts);
+    countOps(region, analysis, sinOps > 0, counts);
   unsigned carries = loop->getNumResults();
   unsigned depth = getDivergentDepth(loop, analysis);
   double batch = std::max<int64_t>(1, params.batch);
@@ -327,7 +335,8 @@ mlir::loom::chooseDivergentStrategy(Operation *loop,
   auto divergence = [&](double lanes) {
     return 1.0 + cost(params.divergencePerDoubling) * std::log2(lanes);
   };
-  double vectorOps = (counts.ops + carries + 3) * std::ceil(batch / width);
+  double vectorOps = (counts.ops + sinOps * counts.sines + carries + 3) *
+                     std::ceil(batch / width);
   double batchedLanes = cost(params.batchedLaneOpCost) * counts.laneOps * batch;
 
   double maskedDivergence = divergence(batch);
@@ -339,7 +348,8 @@ mlir::loom::chooseDivergentStrategy(Operation *loop,
   // latency, whichever is longer.
   double chain = CarriedChain().ofLoop(loop);
   double perLane =
-      batch * std::max(counts.ops + cost(params.laneOpCost) * counts.laneOps,
+      batch * std::max(counts.ops + cost(params.laneOpCost) *
+                                        (counts.laneOps + counts.sines),
                        cost(params.carriedLatencyCost) * chain);
   bool chooseMasked = masked <= perLane;
   LoopCostDecision decision{chooseMasked ? LoopStrategy::Masked
@@ -371,12 +381,16 @@ mlir::loom::chooseDivergentStrategy(Operation *loop,
   std::string why = llvm::formatv(
       "cost model: masked {0:F0} {1} per-lane {2:F0} ({3} divergent "
       "level{4}, {5} lanes{6}, SIMD width {7}, divergence {8:F3} a level); "
-      "{9:F0} ops, {10:F0} lane by lane, {11} carries, a {12:F0}-cycle "
-      "carried chain, masked {13}",
+      "{9:F0} ops, {10:F0} lane by lane{11}, {12} carries, a {13:F0}-cycle "
+      "carried chain, masked {14}",
       masked, chooseMasked ? "<=" : ">", perLane, depth, depth == 1 ? "" : "s",
       params.batch, params.batchAssumed ? " assumed" : "", width,
-      maskedDivergence, counts.ops, counts.laneOps, carries, chain,
-      onePass ? "in one pass" : "in sweeps");
+      maskedDivergence, counts.ops, counts.laneOps,
+      counts.sines
+          ? llvm::formatv(", {0:F0} sin in vector arithmetic", counts.sines)
+                .str()
+          : std::string(),
+      carries, chain, onePass ? "in one pass" : "in sweeps");
   if (gangs)
     why += llvm::formatv("; gang {0:F0}, gang with refill {1:F0} (width "
                          "{2}, divergence {3:F3} a level): {4}",

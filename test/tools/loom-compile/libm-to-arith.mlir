@@ -1,0 +1,21 @@
+// The CPU backend computes sinf in arithmetic (loom-libm-to-arith) only for
+// a target CPU with FMA and AVX2, where glibc's own sinf is the variant it
+// reproduces; for an older one, the program calls the C library's.
+// REQUIRES: x86_64
+// RUN: loom-compile %s --emit=llvm -o %t.v3.ll
+// RUN: FileCheck %s --check-prefix=V3 < %t.v3.ll
+// RUN: loom-compile %s --emit=llvm --target-cpu=x86-64-v2 -o %t.v2.ll
+// RUN: FileCheck %s --check-prefix=V2 < %t.v2.ll
+// V3-NOT: @sinf
+// V3: @llvm.fma.v{{[0-9]+}}f64
+// V3-NOT: @sinf
+// V2: call {{.*}}float @sinf(float
+func.func @f(%x: f32) -> f32 {
+  %y = math.sin %x : f32
+  return %y : f32
+}
+func.func @main(%xs: tensor<?xf32>) -> tensor<?xf32> {
+  %r = loom.vmap @f(%xs) in_axes [0] out_axes [0]
+      : (tensor<?xf32>) -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
