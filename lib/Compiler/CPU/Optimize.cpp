@@ -94,13 +94,9 @@ struct KeepLongLoopsForTheVectorizer
   llvm::PreservedAnalyses run(llvm::Loop &loop, llvm::LoopAnalysisManager &,
                               llvm::LoopStandardAnalysisResults &results,
                               llvm::LPMUpdater &) {
-    // The unrollers read this mark's operand as a boolean:
-    // addStringMetadataToLoop's default operand, 0, would leave the loop to
-    // them. (The run-time mark is read by its presence alone.)
     if (loop.isInnermost() &&
         results.SE.getSmallConstantTripCount(&loop) >= kVectorizeNotUnroll)
-      llvm::addStringMetadataToLoop(&loop, "llvm.loop.unroll.disable",
-                                    /*V=*/1);
+      llvm::addStringMetadataToLoop(&loop, "llvm.loop.unroll.disable");
     return llvm::PreservedAnalyses::all();
   }
 };
