@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// LLVM's default pipeline at the requested level, with four choices made
+// LLVM's default pipeline at the requested level, with these choices made
 // for Loom's modules, whose batched code is many short loops over lanes
 // (a masked loop nest lowers to one loop per op and carry):
 //
@@ -17,13 +17,14 @@
 //   every loop of unknown trip count up to the buffer's size and add a
 //   remainder loop to each; the vectorizer's interleaving already unrolls
 //   the lane loops that pay.
-// - Loops of 16 or more iterations known when compiled (a gang's lane
-//   loops) are not fully unrolled: the loop vectorizer takes them instead
-//   of the SLP vectorizer piecing the unrolled code back together. On the
-//   seed SDE under auto (gangs with refill) that cut @main's compile from
-//   707-930 ms to 635-638 ms at the same call time, and the divergent
-//   suite's gang-with-refill compiles by a fifth to a third (one run each,
-//   2026-12-01, noisy); its median call time did not get slower.
+// - Loops of constant trip count are left to LLVM's full unrolling, a
+//   gang's lane loops (32 iterations) among them. Keeping loops of 16 or
+//   more iterations for the loop vectorizer (llvm.loop.unroll.disable,
+//   i32 1) cut the seed SDE's auto @main compile from 937 to 548 ms at the
+//   same call time, but made the MWE's auto calls (gangs) 1.4x slower
+//   (b3000, min 0.55 against 0.79 ms) and the ODE's 5-35% slower (medians
+//   of 3-4 interleaved runs, 2026-12-01, loaded machine). A mark with
+//   operand 0, addStringMetadataToLoop's default, reads as "not disabled".
 // - Vectors are at most 256 bits wide, as ahead-of-time code for its
 //   default x86-64-v3 is. With 512-bit vectors each lane loop of 32-bit
 //   values also gets a vectorized epilogue (LLVM adds one from 16 lanes
@@ -42,14 +43,12 @@
 #include "Optimize.h"
 
 #include "llvm/Analysis/LoopInfo.h"
-#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/IPO/Internalize.h"
-#include "llvm/Transforms/Scalar/LoopPassManager.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
 
 using namespace loom;
@@ -77,31 +76,6 @@ static void disableRuntimeUnrolling(llvm::Function &fn) {
     llvm::addStringMetadataToLoop(loop, "llvm.loop.unroll.runtime.disable");
 }
 
-namespace {
-/// Keeps a loop of at least kVectorizeNotUnroll iterations, known when
-/// compiled (a gang's lane loops), from full unrolling. That pass runs
-/// before the loop vectorizer and would turn each such loop into
-/// straight-line code for the SLP vectorizer to piece back into vectors
-/// (on the refill SDE, 8.0k lines of optimized IR against 7.3k, and most of
-/// the gang's extra compile time). Runs where the
-/// pipeline's late loop optimisations go, after IndVarSimplify, so that
-/// ScalarEvolution sees the trip counts.
-struct KeepLongLoopsForTheVectorizer
-    : llvm::PassInfoMixin<KeepLongLoopsForTheVectorizer> {
-  /// Two vectors of 8 lanes.
-  static constexpr unsigned kVectorizeNotUnroll = 16;
-
-  llvm::PreservedAnalyses run(llvm::Loop &loop, llvm::LoopAnalysisManager &,
-                              llvm::LoopStandardAnalysisResults &results,
-                              llvm::LPMUpdater &) {
-    if (loop.isInnermost() &&
-        results.SE.getSmallConstantTripCount(&loop) >= kVectorizeNotUnroll)
-      llvm::addStringMetadataToLoop(&loop, "llvm.loop.unroll.disable");
-    return llvm::PreservedAnalyses::all();
-  }
-};
-} // namespace
-
 llvm::Error loom::detail::optimizeModule(llvm::Module &module,
                                          unsigned optLevel,
                                          llvm::TargetMachine &tm,
@@ -127,10 +101,6 @@ llvm::Error loom::detail::optimizeModule(llvm::Module &module,
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
   llvm::PassBuilder builder(&tm, tuning);
-  builder.registerLateLoopOptimizationsEPCallback(
-      [](llvm::LoopPassManager &loops, llvm::OptimizationLevel) {
-        loops.addPass(KeepLongLoopsForTheVectorizer());
-      });
   builder.registerModuleAnalyses(mam);
   builder.registerCGSCCAnalyses(cgam);
   builder.registerFunctionAnalyses(fam);
