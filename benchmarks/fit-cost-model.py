@@ -14,12 +14,12 @@
 #
 # Fits the constants of loom-vmap's divergent-loop cost model (docs/vmap.md)
 #
-#   per-lane = B * max(ops + l * (lane + sin), k * chain)
+#   per-lane = B * max(ops + l * (lane + libm), k * chain)
 #   masked   = D(B)^L * (c_m * V + u * lane * B)
 #   gang     = D(Wg)^L * (c_g * V + u * lane * B) + o * ceil(B / Wg)
 #   refill   = D(Wg)^(L-1) * (c_g * (V + r * carries * ceil(B / W))
 #              + u * lane * B)
-#   V        = (ops + s * sin + carries + 3) * ceil(B / W)
+#   V        = (ops + s * libm + carries + 3) * ceil(B / W)
 #   D(n)     = 1 + d * log2(n)
 #
 # where c_m is c (masked-op-cost) for a loop masked in sweeps and c1
@@ -28,7 +28,7 @@
 # (gang-one-pass-op-cost); d is divergence-per-doubling, l lane-op-cost, u
 # batched-lane-op-cost, k carried-latency-cost, o gang-overhead, r
 # refill-op-cost. W (simd-width), Wg (gang-width), B (assumed-batch) and s
-# (vector-sin-ops: an f32 sin, which the CPU lowering computes in vector
+# (vector-libm-ops: an f32 sin or log1p, which the CPU lowering computes in vector
 # arithmetic in the batched forms and calls libm for per lane) stay as they
 # are. Each loop's ops, lane-by-lane ops, carries, the latency of its
 # carried chain in cycles, depth L and form come from loom-vmap's own
@@ -78,7 +78,7 @@ spec.loader.exec_module(report)
 REMARK = re.compile(
     r"cost model: masked \d+ [<>=]+ per-lane \d+ \((\d+) divergent levels?, "
     r"(\d+) lanes( assumed)?, SIMD width (\d+), divergence [\d.]+ a level\); "
-    r"(\d+) ops, (\d+) lane by lane(?:, (\d+) sin in vector arithmetic)?, "
+    r"(\d+) ops, (\d+) lane by lane(?:, (\d+) libm calls in vector arithmetic)?, "
     r"(\d+) carries, a (\d+)-cycle carried "
     r"chain, masked "
     r"(in one pass|in sweeps)"
@@ -104,19 +104,20 @@ GRIDS = (GRID_C, GRID_C, GRID_C, GRID_C, GRID_D, GRID_L, GRID_L, GRID_K,
          GRID_O, GRID_R)
 
 
-def vector_sin_ops():
-    """vector-sin-ops (Passes.td): what loom-vmap charges the batched forms
-    for an f32 sin, which the CPU lowering computes in vector arithmetic; a
+def vector_libm_ops():
+    """vector-libm-ops (Passes.td): what loom-vmap charges the batched forms
+    for an f32 sin or log1p, which the CPU lowering computes in vector
+    arithmetic; a
     fixed constant, not fitted."""
     with open(PASSES_TD) as f:
-        return float(re.search(DEFAULT % "vectorSinOps", f.read()).group(2))
+        return float(re.search(DEFAULT % "vectorLibmOps", f.read()).group(2))
 
 
-VECTOR_SIN_OPS = vector_sin_ops()
+VECTOR_LIBM_OPS = vector_libm_ops()
 
 
 def features(loom_opt, path):
-    """One (L, B, W, ops, lane, sin, carries, chain, Wg, one_pass) per
+    """One (L, B, W, ops, lane, libm, carries, chain, Wg, one_pass) per
     outermost divergent loop."""
     out = subprocess.run(
         [loom_opt, path,
@@ -129,10 +130,10 @@ def features(loom_opt, path):
                                                                    out.stderr))
     loops = []
     for m in REMARK.finditer(out.stderr):
-        L, B, _, W, ops, lane, sin, carries, chain, form, Wg = m.groups()
+        L, B, _, W, ops, lane, libm, carries, chain, form, Wg = m.groups()
         # No gang part: a batch that fits one gang, which is masked.
         Wg = Wg or B
-        loops.append(tuple(int(x) for x in (L, B, W, ops, lane, sin or 0,
+        loops.append(tuple(int(x) for x in (L, B, W, ops, lane, libm or 0,
                                              carries, chain, Wg)) +
                      (form == "in one pass",))
     return loops
@@ -141,17 +142,17 @@ def features(loom_opt, path):
 def loop_costs(loop, p):
     """{strategy: the model's cost} of one outermost loop, for the constants
     p = (c, c1, g, g1, d, l, u, k, o, r)."""
-    L, B, W, ops, lane, sin, carries, chain, Wg, one_pass = loop
+    L, B, W, ops, lane, libm, carries, chain, Wg, one_pass = loop
     c, c1, g, g1, d, l, u, k, o, r = p
     cm, cg = (c1, g1) if one_pass else (c, g)
-    vector_ops = (ops + VECTOR_SIN_OPS * sin + carries + 3) * math.ceil(B / W)
+    vector_ops = (ops + VECTOR_LIBM_OPS * libm + carries + 3) * math.ceil(B / W)
     lanes = u * lane * B
 
     def D(n):
         return 1 + d * math.log2(n)
 
     costs = {"masked": D(B) ** L * (cm * vector_ops + lanes),
-             "per-lane": B * max(ops + l * (lane + sin), k * chain)}
+             "per-lane": B * max(ops + l * (lane + libm), k * chain)}
     if B > Wg:
         costs["gang"] = (D(Wg) ** L * (cg * vector_ops + lanes) +
                          o * math.ceil(B / Wg))
@@ -271,7 +272,7 @@ def main(argv):
     if args[:1] == ["--features"] and len(args) == 2:
         loops = features(loom_opt, args[1])
         for loop in loops:
-            print("L=%d B=%d W=%d ops=%d lane=%d sin=%d carries=%d chain=%d "
+            print("L=%d B=%d W=%d ops=%d lane=%d libm=%d carries=%d chain=%d "
                   "Wg=%d %s"
                   % (loop[:-1] + ("one-pass" if loop[-1] else "sweeps",)))
         return 0 if loops else "fit-cost-model.py: no cost-model remark in " + args[1]

@@ -60,7 +60,7 @@ LoomVmapPassOptions LoomPipelineOptions::vmapOptions() const {
   vmap.carriedLatencyCost = carriedLatencyCost;
   vmap.gangOverhead = gangOverhead;
   vmap.refillOpCost = refillOpCost;
-  vmap.vectorSinOps = vectorSinOps;
+  vmap.vectorLibmOps = vectorLibmOps;
   return vmap;
 }
 

@@ -32,6 +32,30 @@ func.func @lanes(%xs: memref<?xf32>, %ys: memref<?xf32>) {
   return
 }
 
+// log1pf likewise: fdlibm's in f32 arithmetic, its reduction to
+// 2^k (1 + f) in integers, the division s = f / (2 + f), and selects.
+// CHECK-LABEL: func.func @log1ps
+// CHECK: scf.for
+// CHECK: %[[X:.*]] = memref.load
+// CHECK-NOT: math.log1p
+// CHECK: arith.bitcast %[[X]] : f32 to i32
+// CHECK: arith.divf
+// CHECK: arith.sitofp {{.*}} : i32 to f32
+// CHECK: arith.divf
+// CHECK-NOT: math.log1p
+// CHECK: memref.store
+func.func @log1ps(%xs: memref<?xf32>, %ys: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %xs, %c0 : memref<?xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    %x = memref.load %xs[%i] : memref<?xf32>
+    %y = math.log1p %x : f32
+    memref.store %y, %ys[%i] : memref<?xf32>
+  }
+  return
+}
+
 // Scalar code keeps the call, whose branches skip what does not apply:
 // outside loops, in a while loop, in a for loop with a loop inside, in a
 // for loop that carries a float.

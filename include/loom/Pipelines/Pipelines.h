@@ -102,12 +102,12 @@ struct LoomPipelineOptions : public PassPipelineOptions<LoomPipelineOptions> {
       *this, "gang-overhead",
       llvm::cl::desc("Fixed cost of one gang, in scalar ops (cost model)"),
       llvm::cl::init(LoomVmapPassOptions{}.gangOverhead)};
-  PassOptions::Option<double> vectorSinOps{
-      *this, "vector-sin-ops",
-      llvm::cl::desc("What an f32 sin costs the batched forms in vector "
-                     "ops where computed in arithmetic (libm-to-arith); 0: "
-                     "a libm call per lane (cost model)"),
-      llvm::cl::init(LoomVmapPassOptions{}.vectorSinOps)};
+  PassOptions::Option<double> vectorLibmOps{
+      *this, "vector-libm-ops",
+      llvm::cl::desc("What an f32 sin or log1p costs the batched forms in "
+                     "vector ops where computed in arithmetic "
+                     "(libm-to-arith); 0: a libm call per lane (cost model)"),
+      llvm::cl::init(LoomVmapPassOptions{}.vectorLibmOps)};
   PassOptions::Option<double> refillOpCost{
       *this, "refill-op-cost",
       llvm::cl::desc("What refill adds to every trip of the outermost loop, "
@@ -150,9 +150,9 @@ struct LoomToLLVMOptions : public PassPipelineOptions<LoomToLLVMOptions> {
       llvm::cl::init(false)};
   PassOptions::Option<bool> libmToArith{
       *this, "libm-to-arith",
-      llvm::cl::desc("Compute sinf in arithmetic as glibc does, so that it "
-                     "vectorizes (loom-libm-to-arith: only for code that "
-                     "runs with glibc on a CPU with FMA and AVX2)"),
+      llvm::cl::desc("Compute sinf and log1pf in arithmetic as glibc does, "
+                     "so that they vectorize (loom-libm-to-arith: only for "
+                     "code that runs with glibc on a CPU with FMA and AVX2)"),
       llvm::cl::init(false)};
 };
 

@@ -214,27 +214,35 @@ def LoomAllowFPContraction : Pass<"loom-allow-fp-contraction"> {
 }
 
 def LoomLibmToArith : Pass<"loom-libm-to-arith", "ModuleOp"> {
-  let summary = "Compute sinf in arithmetic, bit for bit as glibc does";
+  let summary = "Compute sinf and log1pf in arithmetic, bit for bit as glibc "
+                "does";
   let description = [{
     A call to libm cannot be vectorized: a loop over lanes that calls
     `sinf` makes one call per lane however wide the loop is. This pass
-    replaces `math.sin` on `f32` with the algorithm of glibc's own `sinf`
-    (2.28 and later, from Arm's optimized-routines; the variant glibc's ifunc
-    picks where FMA and AVX2 are usable): the argument in double precision,
-    Cody-Waite reduction by pi/2 below 120 and the 4/pi bit table above it,
-    then the degree-7 sine or degree-8 cosine polynomial, with the same
-    fused multiply-adds (`llvm.intr.fma`) in the same order. Every branch
-    of glibc's becomes a `select`, so the loop vectorizer widens it. Only
-    a `sin` that LLVM will vectorize is rewritten: in an `scf.for` or
+    replaces `math.sin` and `math.log1p` on `f32` with the algorithms of
+    glibc's own functions, operation for operation as glibc 2.36's x86-64
+    machine code performs them, every branch a `select`, so that the loop
+    vectorizer widens them:
+    - `sinf` (2.28 and later, from Arm's optimized-routines; the variant
+      glibc's ifunc picks where FMA and AVX2 are usable): the argument in
+      double precision, Cody-Waite reduction by pi/2 below 120 and the 4/pi
+      bit table above it, then the degree-7 sine or degree-8 cosine
+      polynomial, with the same fused multiply-adds (`llvm.intr.fma`);
+    - `log1pf` (fdlibm's, in float arithmetic, no contraction): 1 + x as
+      2^k (1 + f) with its rounding error, then log(1 + f) from
+      s = f / (2 + f) by a degree-7 polynomial in s^2.
+
+    Only an op that LLVM will vectorize is rewritten: in an `scf.for` or
     `scf.parallel` with no loop inside and no float carried between
     iterations (Loom's loops over lanes), or in a function called there,
     through a private copy. Scalar code is faster calling glibc, whose
     branches skip the cases that do not apply.
 
-    The result is glibc's to the bit for every one of the 2^32 inputs
+    The results are glibc's to the bit for every one of the 2^32 inputs
     (`LibmToArithTest` checks them all against the C library it runs
     with), NaN payloads and signed zeros included. What differs is what no
-    caller of Loom observes: `errno` is not set for an infinite argument.
+    caller of Loom observes: `errno` is not set (an infinite `sin`, a
+    `log1p` at or below -1).
 
     Only valid where the program then runs with glibc on a CPU with FMA and
     AVX2, since elsewhere glibc computes other bits; `loom-to-llvm`'s

@@ -117,7 +117,7 @@ CPUBackend::configureBatching(const CompileOptions &options, bool aheadOfTime,
                               mlir::loom::LoomPipelineOptions &batching) const {
   // The cost model's vector sin is the one the lowering will make.
   if (!runsGlibcFMAVariants(options, aheadOfTime))
-    batching.vectorSinOps = 0;
+    batching.vectorLibmOps = 0;
   return Status::success();
 }
 
@@ -232,9 +232,11 @@ std::string isaFeatures(const llvm::MCSubtargetInfo &info,
 } // namespace
 
 /// Whether the code will call the C library's math functions in the
-/// variants loom-libm-to-arith reproduces: glibc 2.28 or later (checked
-/// here for the JIT; a library is assumed to run with one) on a CPU with
-/// FMA and AVX2, where glibc's ifunc picks them.
+/// versions loom-libm-to-arith reproduces: glibc 2.28 (where sinf became
+/// Arm's) to 2.36 (what it was checked against; later glibc replaces float
+/// functions with correctly rounded ones), checked here for the JIT (a
+/// library is assumed to run with one), on a CPU with FMA and AVX2, where
+/// glibc's ifunc picks sinf's FMA variant.
 bool CPUBackend::runsGlibcFMAVariants(const CompileOptions &options,
                                       bool aheadOfTime) {
   llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
@@ -244,7 +246,7 @@ bool CPUBackend::runsGlibcFMAVariants(const CompileOptions &options,
   if (!aheadOfTime) {
     unsigned major = 0, minor = 0;
     if (std::sscanf(gnu_get_libc_version(), "%u.%u", &major, &minor) != 2 ||
-        std::make_pair(major, minor) < std::make_pair(2u, 28u))
+        major != 2 || minor < 28 || minor > 36)
       return false;
     llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
     return host.lookup("fma") && host.lookup("avx2");

@@ -5,8 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // Every one of the 2^32 float bit patterns through a JIT-compiled vmap of
-// math.sin, against this process's sinf: where the CPU backend computes sinf
-// in arithmetic (loom-libm-to-arith), the bits must be glibc's.
+// math.sin and math.log1p, against this process's sinf and log1pf: where the
+// CPU backend computes them in arithmetic (loom-libm-to-arith), the bits
+// must be glibc's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,14 +30,15 @@
 namespace {
 
 constexpr const char *kProgram = R"mlir(
-func.func @f(%x: f32) -> f32 {
-  %y = math.sin %x : f32
-  return %y : f32
+func.func @f(%x: f32) -> (f32, f32) {
+  %s = math.sin %x : f32
+  %l = math.log1p %x : f32
+  return %s, %l : f32, f32
 }
-func.func @main(%xs: tensor<?xf32>) -> tensor<?xf32> {
-  %r = loom.vmap @f(%xs) in_axes [0] out_axes [0]
-      : (tensor<?xf32>) -> tensor<?xf32>
-  return %r : tensor<?xf32>
+func.func @main(%xs: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %r:2 = loom.vmap @f(%xs) in_axes [0] out_axes [0, 0]
+      : (tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>)
+  return %r#0, %r#1 : tensor<?xf32>, tensor<?xf32>
 }
 )mlir";
 
@@ -46,12 +48,15 @@ uint32_t bitsOf(float f) {
   return u;
 }
 
-/// The JIT computes sinf in arithmetic exactly where glibc's ifunc would
-/// pick the variant it reproduces; otherwise the sweep below would only
-/// compare sinf with itself.
+/// The JIT computes libm functions in arithmetic exactly where the glibc
+/// and CPU are ones whose functions it reproduces; otherwise the sweep
+/// below would only compare the C library with itself.
 TEST(LibmToArith, JITComputesSinfWhereGlibcPicksItsFMAVariant) {
-  bool fmaVariant =
-      __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");
+  unsigned major = 0, minor = 0;
+  std::sscanf(gnu_get_libc_version(), "%u.%u", &major, &minor);
+  bool fmaVariant = major == 2 && minor >= 28 && minor <= 36 &&
+                    __builtin_cpu_supports("fma") &&
+                    __builtin_cpu_supports("avx2");
   EXPECT_EQ(loom::detail::CPUBackend::runsGlibcFMAVariants({}, false),
             fmaVariant);
   // Ahead of time, by the target CPU's definition (x86-64-v3 by default),
@@ -63,14 +68,34 @@ TEST(LibmToArith, JITComputesSinfWhereGlibcPicksItsFMAVariant) {
   EXPECT_TRUE(loom::detail::CPUBackend::runsGlibcFMAVariants({}, true));
 }
 
-TEST(LibmToArith, SinfIsGlibcsForEveryFloat) {
-  unsigned major = 0, minor = 0;
-  std::sscanf(gnu_get_libc_version(), "%u.%u", &major, &minor);
-  if (major < 2 || (major == 2 && minor < 28))
-    GTEST_SKIP() << "glibc " << gnu_get_libc_version()
-                 << " predates the sinf that loom-libm-to-arith computes";
+/// Mismatches of one function's results against the C library's, and the
+/// first.
+struct Tally {
+  const char *name;
+  float (*libm)(float);
+  uint64_t mismatches = 0;
+  uint32_t firstBad = 0;
+  float firstGot = 0, firstWant = 0;
+
+  void check(const uint32_t *inputs, const float *got, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) {
+      float x;
+      std::memcpy(&x, &inputs[i], sizeof x);
+      float want = libm(x);
+      if (bitsOf(got[i]) != bitsOf(want) && mismatches++ == 0) {
+        firstBad = inputs[i];
+        firstGot = got[i];
+        firstWant = want;
+      }
+    }
+  }
+};
+
+TEST(LibmToArith, SinfAndLog1pfAreGlibcsForEveryFloat) {
   if (!loom::detail::CPUBackend::runsGlibcFMAVariants({}, false))
-    GTEST_SKIP() << "this CPU has no FMA and AVX2: the JIT calls sinf";
+    GTEST_SKIP() << "glibc " << gnu_get_libc_version()
+                 << " or this CPU (FMA, AVX2) is not one loom-libm-to-arith "
+                    "reproduces: the JIT calls libm";
   // Two shards: both threads sweep while this one checks.
   loom::CompileOptions options;
   options.shards = 2;
@@ -79,9 +104,7 @@ TEST(LibmToArith, SinfIsGlibcsForEveryFloat) {
 
   constexpr int64_t kChunk = int64_t(1) << 24;
   std::vector<uint32_t> input(kChunk);
-  uint64_t mismatches = 0;
-  uint32_t firstBad = 0;
-  float firstGot = 0, firstWant = 0;
+  Tally tallies[] = {{"sinf", ::sinf}, {"log1pf", ::log1pf}};
   for (uint64_t start = 0; start < (uint64_t(1) << 32); start += kChunk) {
     for (int64_t i = 0; i < kChunk; ++i)
       input[i] = static_cast<uint32_t>(start + i);
@@ -89,21 +112,13 @@ TEST(LibmToArith, SinfIsGlibcsForEveryFloat) {
     ASSERT_TRUE(xs.ok()) << xs.message();
     auto out = exe->call({*xs});
     ASSERT_TRUE(out.ok()) << out.message();
-    const float *got = (*out)[0].dataAs<float>();
-    for (int64_t i = 0; i < kChunk; ++i) {
-      float x;
-      std::memcpy(&x, &input[i], sizeof x);
-      float want = ::sinf(x);
-      if (bitsOf(got[i]) != bitsOf(want) && mismatches++ == 0) {
-        firstBad = input[i];
-        firstGot = got[i];
-        firstWant = want;
-      }
-    }
+    for (size_t f = 0; f < 2; ++f)
+      tallies[f].check(input.data(), (*out)[f].dataAs<float>(), kChunk);
   }
-  EXPECT_EQ(mismatches, 0u)
-      << "first at bits 0x" << std::hex << firstBad << ": got " << firstGot
-      << ", sinf gives " << firstWant;
+  for (const Tally &t : tallies)
+    EXPECT_EQ(t.mismatches, 0u)
+        << t.name << ": first at bits 0x" << std::hex << t.firstBad << ": got "
+        << t.firstGot << ", the C library gives " << t.firstWant;
 }
 
 } // namespace

@@ -106,11 +106,11 @@ static bool runsLaneByLane(Operation *op, const BatchednessAnalysis &analysis) {
 
 namespace {
 /// The ops of one iteration: `ops` the masked lowering runs on SIMD-width
-/// lanes at once, `laneOps` those it runs lane by lane, `sines` the f32 sines
-/// on batched operands when the batched forms compute them in vector
-/// arithmetic (else they are lane ops).
+/// lanes at once, `laneOps` those it runs lane by lane, `libm` the f32
+/// sines and log1ps on batched operands when the batched forms compute them
+/// in vector arithmetic (loom-libm-to-arith; else they are lane ops).
 struct OpCounts {
-  double ops = 0, laneOps = 0, sines = 0;
+  double ops = 0, laneOps = 0, libm = 0;
 };
 } // namespace
 
@@ -118,14 +118,15 @@ struct OpCounts {
 /// calls it, under that callee's own analysis. loom-vmap rejects recursion,
 /// so the descent ends; `depth` bounds it regardless.
 static void countOps(Region &region, const BatchednessAnalysis &analysis,
-                     bool vectorSin, OpCounts &counts, unsigned depth = 0) {
+                     bool vectorLibm, OpCounts &counts, unsigned depth = 0) {
   region.walk([&](Operation *op) {
     if (op->hasTrait<OpTrait::IsTerminator>())
       return;
     bool laneByLane = runsLaneByLane(op, analysis);
-    auto sin = dyn_cast<math::SinOp>(op);
-    if (laneByLane && vectorSin && sin && sin.getType().isF32())
-      counts.sines += 1;
+    bool inArithmetic = isa<math::SinOp, math::Log1pOp>(op) &&
+                        op->getResult(0).getType().isF32();
+    if (laneByLane && vectorLibm && inArithmetic)
+      counts.libm += 1;
     else
       (laneByLane ? counts.laneOps : counts.ops) += 1;
     auto call = dyn_cast<func::CallOp>(op);
@@ -135,7 +136,7 @@ static void countOps(Region &region, const BatchednessAnalysis &analysis,
     auto func = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
         call, call.getCalleeAttr());
     if (callee && func && !func.isExternal())
-      countOps(func.getBody(), *callee, vectorSin, counts, depth + 1);
+      countOps(func.getBody(), *callee, vectorLibm, counts, depth + 1);
   });
 }
 
@@ -324,9 +325,9 @@ mlir::loom::chooseDivergentStrategy(Operation *loop,
 
   unsigned width = std::max(1u, params.simdWidth);
   OpCounts counts;
-  double sinOps = std::max(0.0, params.vectorSinOps);
+  double libmOps = std::max(0.0, params.vectorLibmOps);
   for (Region &region : loop->getRegions())
-    countOps(region, analysis, sinOps > 0, counts);
+    countOps(region, analysis, libmOps > 0, counts);
   unsigned carries = loop->getNumResults();
   unsigned depth = getDivergentDepth(loop, analysis);
   double batch = std::max<int64_t>(1, params.batch);
@@ -335,7 +336,7 @@ mlir::loom::chooseDivergentStrategy(Operation *loop,
   auto divergence = [&](double lanes) {
     return 1.0 + cost(params.divergencePerDoubling) * std::log2(lanes);
   };
-  double vectorOps = (counts.ops + sinOps * counts.sines + carries + 3) *
+  double vectorOps = (counts.ops + libmOps * counts.libm + carries + 3) *
                      std::ceil(batch / width);
   double batchedLanes = cost(params.batchedLaneOpCost) * counts.laneOps * batch;
 
@@ -349,7 +350,7 @@ mlir::loom::chooseDivergentStrategy(Operation *loop,
   double chain = CarriedChain().ofLoop(loop);
   double perLane =
       batch * std::max(counts.ops + cost(params.laneOpCost) *
-                                        (counts.laneOps + counts.sines),
+                                        (counts.laneOps + counts.libm),
                        cost(params.carriedLatencyCost) * chain);
   bool chooseMasked = masked <= perLane;
   LoopCostDecision decision{chooseMasked ? LoopStrategy::Masked
@@ -386,10 +387,10 @@ mlir::loom::chooseDivergentStrategy(Operation *loop,
       masked, chooseMasked ? "<=" : ">", perLane, depth, depth == 1 ? "" : "s",
       params.batch, params.batchAssumed ? " assumed" : "", width,
       maskedDivergence, counts.ops, counts.laneOps,
-      counts.sines
-          ? llvm::formatv(", {0:F0} sin in vector arithmetic", counts.sines)
-                .str()
-          : std::string(),
+      counts.libm ? llvm::formatv(", {0:F0} libm calls in vector arithmetic",
+                                  counts.libm)
+                        .str()
+                  : std::string(),
       carries, chain, onePass ? "in one pass" : "in sweeps");
   if (gangs)
     why += llvm::formatv("; gang {0:F0}, gang with refill {1:F0} (width "

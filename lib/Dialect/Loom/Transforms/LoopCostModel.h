@@ -51,10 +51,10 @@ struct LoopCostParams {
   unsigned gangWidth = LoomVmapPassOptions{}.gangWidth;
   double gangOverhead = LoomVmapPassOptions{}.gangOverhead;
   double refillOpCost = LoomVmapPassOptions{}.refillOpCost;
-  /// Nonzero when the batched forms compute an f32 sin in vector
+  /// Nonzero when the batched forms compute an f32 sin or log1p in vector
   /// arithmetic: its cost there in vector ops, where it is otherwise a
   /// lane-by-lane libm call. Per-lane code calls libm either way.
-  double vectorSinOps = LoomVmapPassOptions{}.vectorSinOps;
+  double vectorLibmOps = LoomVmapPassOptions{}.vectorLibmOps;
   /// Whether gang is a candidate: the loop is the outermost divergent loop
   /// of its nest.
   bool mayGang = false;

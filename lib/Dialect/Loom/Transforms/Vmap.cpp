@@ -395,7 +395,7 @@ struct LoomVmapPass : public mlir::loom::impl::LoomVmapPassBase<LoomVmapPass> {
     settings.cost.carriedLatencyCost = carriedLatencyCost;
     settings.cost.gangOverhead = gangOverhead;
     settings.cost.refillOpCost = refillOpCost;
-    settings.cost.vectorSinOps = vectorSinOps;
+    settings.cost.vectorLibmOps = vectorLibmOps;
     settings.assumedBatch = assumedBatch;
     VmapExpander expander(module, settings);
 

@@ -3,8 +3,8 @@
 // counts and divergences it comes from, so a wrong formula fails here.
 // RUN: loom-opt %s -split-input-file -loom-vmap="masked-op-cost=12 gang-op-cost=4 divergence-per-doubling=0 gang-overhead=16 refill-op-cost=8 carried-latency-cost=0" -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=SWEEPS
 // RUN: loom-opt %s -split-input-file -loom-vmap="masked-op-cost=12 gang-op-cost=4 divergence-per-doubling=0.5 gang-overhead=16 refill-op-cost=0.5 carried-latency-cost=0" -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=LOCKSTEP
-// RUN: loom-opt %s -split-input-file -loom-vmap="one-pass-op-cost=2 gang-one-pass-op-cost=2 divergence-per-doubling=0 lane-op-cost=1 batched-lane-op-cost=8 carried-latency-cost=1 gang-overhead=16 refill-op-cost=8 vector-sin-ops=0" -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=LANES
-// RUN: loom-opt %s -split-input-file -loom-vmap="one-pass-op-cost=2 gang-one-pass-op-cost=2 divergence-per-doubling=0 lane-op-cost=1 batched-lane-op-cost=8 carried-latency-cost=1 gang-overhead=16 refill-op-cost=8 vector-sin-ops=14" -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=VSIN
+// RUN: loom-opt %s -split-input-file -loom-vmap="one-pass-op-cost=2 gang-one-pass-op-cost=2 divergence-per-doubling=0 lane-op-cost=1 batched-lane-op-cost=8 carried-latency-cost=1 gang-overhead=16 refill-op-cost=8 vector-libm-ops=0" -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=LANES
+// RUN: loom-opt %s -split-input-file -loom-vmap="one-pass-op-cost=2 gang-one-pass-op-cost=2 divergence-per-doubling=0 lane-op-cost=1 batched-lane-op-cost=8 carried-latency-cost=1 gang-overhead=16 refill-op-cost=8 vector-libm-ops=14" -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=VSIN
 
 // A branch in the loop: masked in sweeps, 7 ops, 2 carries, so 96 vector ops
 // on 64 lanes at SIMD width 8. Masked's B-lane buffers cost 12 an op (1152),
@@ -57,12 +57,13 @@ func.func @main(%ns: tensor<64xi32>) -> tensor<64xi32> {
 // it, 64 x 29 = 1856, and masked, whose lanes overlap, wins.
 // LANES: remark: loop is per-lane: {{.*}}; cost model: masked 640 > per-lane 256 (1 divergent level, 64 lanes, SIMD width 8, divergence 1.000 a level); 3 ops, 1 lane by lane, 2 carries, a 4-cycle carried chain, masked in one pass; gang 672, gang with refill 896 (width 32, divergence 1.000 a level): neither is cheaper
 // LANES: remark: loop is masked: {{.*}}; cost model: masked 640 <= per-lane 1856 (1 divergent level, 64 lanes, SIMD width 8, divergence 1.000 a level); 4 ops, 1 lane by lane, 1 carries, a 29-cycle carried chain, masked in one pass; gang 672, gang with refill 768 (width 32, divergence 1.000 a level): neither is cheaper
-// Where the lowering computes an f32 sin in vector arithmetic
-// (vector-sin-ops), the batched forms pay it as 14 vector ops instead of 8
-// a lane: masked 2 x (4 + 14 + 1 + 3) x 8 = 352; per-lane still calls libm.
-// The log1p stays a call.
-// VSIN: remark: loop is per-lane: {{.*}}; cost model: masked 640 > per-lane 256 {{.*}}; 3 ops, 1 lane by lane, 2 carries,
-// VSIN: remark: loop is masked: {{.*}}; cost model: masked 352 <= per-lane 1856 (1 divergent level, 64 lanes, SIMD width 8, divergence 1.000 a level); 4 ops, 0 lane by lane, 1 sin in vector arithmetic, 1 carries, a 29-cycle carried chain, masked in one pass; gang 384, gang with refill 480 (width 32,
+// Where the lowering computes an f32 sin or log1p in vector arithmetic
+// (vector-libm-ops), the batched forms pay it as 14 vector ops instead of 8
+// a lane; per-lane still calls libm. @lsum: masked 2 x (3 + 14 + 2 + 3) x 8
+// = 352, still above per-lane's 256; @orbit: masked 2 x (4 + 14 + 1 + 3) x 8
+// = 352.
+// VSIN: remark: loop is per-lane: {{.*}}; cost model: masked 352 > per-lane 256 {{.*}}; 3 ops, 0 lane by lane, 1 libm calls in vector arithmetic, 2 carries,
+// VSIN: remark: loop is masked: {{.*}}; cost model: masked 352 <= per-lane 1856 (1 divergent level, 64 lanes, SIMD width 8, divergence 1.000 a level); 4 ops, 0 lane by lane, 1 libm calls in vector arithmetic, 1 carries, a 29-cycle carried chain, masked in one pass; gang 384, gang with refill 480 (width 32,
 
 func.func @lsum(%target: f32 {loom.name = "target"}) -> f32 {
   %zero = arith.constant 0.0 : f32

@@ -13,7 +13,7 @@
 // docs/vmap.md) runs it in gangs; the save loop then runs masked inside each
 // gang, on the gang's lanes.
 // ODE: ode.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: loop is uniform: it reads no per-lane value
-// ODE: ode.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: loop is gang (width 32): predicate depends on carry #1 (initially t0), batched through argument #0 (y0); cost model: masked {{[0-9]+}} > per-lane {{[0-9]+}} (2 divergent levels, 64 lanes assumed, SIMD width 8, divergence {{[0-9.]+}} a level); 112 ops, 2 lane by lane, 2 sin in vector arithmetic, 8 carries, a {{[0-9]+}}-cycle carried chain, masked in sweeps; gang {{[0-9]+}}, gang with refill {{[0-9]+}} (width 32, divergence {{[0-9.]+}} a level): gang is cheapest
+// ODE: ode.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: loop is gang (width 32): predicate depends on carry #1 (initially t0), batched through argument #0 (y0); cost model: masked {{[0-9]+}} > per-lane {{[0-9]+}} (2 divergent levels, 64 lanes assumed, SIMD width 8, divergence {{[0-9.]+}} a level); 112 ops, 2 lane by lane, 2 libm calls in vector arithmetic, 8 carries, a {{[0-9]+}}-cycle carried chain, masked in sweeps; gang {{[0-9]+}}, gang with refill {{[0-9]+}} (width 32, divergence {{[0-9.]+}} a level): gang is cheapest
 // ODE: ode.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: loop is masked: it runs inside a gang of 32 lanes, on the gang's lanes
 
 // Under divergent=masked the save loop diverges because the step loop does;

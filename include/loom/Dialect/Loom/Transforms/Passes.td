@@ -147,11 +147,12 @@ def LoomVmapPass : Pass<"loom-vmap", "ModuleOp"> {
     Option<"gangOverhead", "gang-overhead", "double", /*default=*/"90.51",
            "Fixed cost of one gang (gathering and scattering its lanes), in "
            "scalar ops (cost model)">,
-    Option<"vectorSinOps", "vector-sin-ops", "double", /*default=*/"14",
-           "What an f32 sin costs the batched forms in vector ops, where "
-           "the lowering computes it in vector arithmetic (loom-to-llvm's "
-           "libm-to-arith); 0: it is a libm call per lane, as Loom's CPU "
-           "backend sets where libm-to-arith does not apply (cost model)">,
+    Option<"vectorLibmOps", "vector-libm-ops", "double", /*default=*/"14",
+           "What an f32 sin or log1p costs the batched forms in vector "
+           "ops, where the lowering computes it in vector arithmetic "
+           "(loom-to-llvm's libm-to-arith); 0: it is a libm call per lane, "
+           "as Loom's CPU backend sets where libm-to-arith does not apply "
+           "(cost model)">,
     Option<"refillOpCost", "refill-op-cost", "double", /*default=*/"4",
            "What refill adds to every trip of the outermost loop, per "
            "carry, in gang ops: retiring a finished lane's carries and "
