@@ -168,6 +168,7 @@ void mlir::loom::buildLoomBuffersToLLVMPipeline(OpPassManager &pm,
   // lane.
   if (libmToArith)
     pm.addPass(createLoomLibmToArith());
+  pm.addPass(createLoomFuseLaneLoops());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertSCFToCFPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

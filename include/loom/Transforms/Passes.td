@@ -176,6 +176,92 @@ def LoomWidenBoolBuffers : Pass<"loom-widen-bool-buffers"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def LoomFuseLaneLoops : Pass<"loom-fuse-lane-loops"> {
+  let summary = "Fuse adjacent loops over the same lanes into one";
+  let description = [{
+    In the sweeps form of a masked loop (docs/vmap.md) every batched op on
+    the lane buffers is its own `linalg.generic`, so after
+    `convert-linalg-to-loops` its own loop over the lanes: the seed SDE's
+    masked `@main` has some 90 of them, each of which LLVM vectorizes with
+    its own runtime checks and scalar remainder loop, which is most of its
+    compile time. This pass merges each run of adjacent sibling `scf.for`
+    loops with the same lower bound, upper bound and step (the same SSA
+    value, the same constant, or equal by `ValueBoundsOpInterface`) into
+    one loop, with MLIR's `fuseIndependentSiblingForLoops`: the first's
+    body, then the second's, in each iteration. `loom-to-llvm` runs it once
+    linalg is loops and `loom-libm-to-arith` has chosen the sines it
+    rewrites (which depends on where the loops are).
+
+    Legality. Fused, the loops run A(0) B(0) A(1) B(1) ... where they ran
+    A(0) ... A(n-1) B(0) ... B(n-1): B(i) moves before A(j) for every
+    i < j, and nothing else changes order. That is the same program unless
+    some access of B(i) and some access of A(j) touch the same element and
+    one of them writes. A pair of loops is fused only when that is proved
+    impossible, conservatively:
+    - every op of both bodies is a `memref.load`, a `memref.store` or an op
+      with no memory effects at all, with no region (no nested loop or
+      branch; no call, whose effects are unknown);
+    - every index of every access is the induction variable or loop
+      invariant, and every access's buffer is traced through
+      `memref.subview` and `memref.cast` (whose operands are also the
+      induction variable or invariant) to its root and to the root's
+      dimension whose index is exactly the induction variable, its row: a
+      view's row index `i` is the root's where the subview's offset there
+      is 0 and its stride 1, and a subview at offset `i` of size 1 makes
+      that dimension the row. In iteration j an access with a row touches
+      only elements of row j of its root;
+    - two accesses (one writing) to the same root both have a row, the
+      same dimension, and the root has the identity layout: iteration i
+      and iteration j != i then touch different elements, since an
+      identity layout maps different indices to different addresses;
+    - two accesses (one writing) to different roots are independent only
+      where one root is a `memref.alloc` or `memref.alloca` and the other
+      is another allocation or an argument of the function: a fresh
+      allocation aliases nothing it is not a view of. Two different views
+      may alias even where each is indexed at `i`: a subview at offset 1 of
+      a buffer `m` has its element `i` at `m[i + 1]`, which is A(i + 1)'s
+      and B(i)'s at once; so two arguments, or a root that is a block
+      argument or an op's result (which may be any buffer, an allocation
+      too), are taken to alias, and such a pair is not fused;
+    - the loops carry nothing but integers (an `i32` OR of the lane masks;
+      a float carried in order is not vectorized), and the first loop's
+      results are used only after the second: the fused loop takes the
+      second's place;
+    - only memory-effect-free ops lie between the two loops (they stay
+      where they are, before the fused loop; the first loop's body moves
+      past them, which it does not read).
+    Two further rules keep calls as fast as they were: a loop with a math
+    op that becomes a libm call (not vectorizable) is fused only with
+    another such loop, and a loop with a constant trip count (a gang's
+    W-lane loops, which LLVM fully unrolls and the SLP vectorizer widens,
+    faster than the loop vectorizer's form a larger fused body gets) is
+    left alone.
+
+    ```mlir
+    scf.for %i = %c0 to %n step %c1 {
+      %x = memref.load %a[%i] : memref<?xf32>
+      %y = arith.mulf %x, %x : f32
+      memref.store %y, %b[%i] : memref<?xf32>
+    }
+    scf.for %i = %c0 to %n step %c1 {
+      %y = memref.load %b[%i] : memref<?xf32>
+      %z = arith.addf %y, %y : f32
+      memref.store %z, %c[%i] : memref<?xf32>
+    }
+    // becomes, where %b and %c are allocations
+    scf.for %i = %c0 to %n step %c1 {
+      %x = memref.load %a[%i] : memref<?xf32>
+      %y = arith.mulf %x, %x : f32
+      memref.store %y, %b[%i] : memref<?xf32>
+      %y2 = memref.load %b[%i] : memref<?xf32>
+      %z = arith.addf %y2, %y2 : f32
+      memref.store %z, %c[%i] : memref<?xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
 def LoomLowerStridedCopies : Pass<"loom-lower-strided-copies"> {
   let summary = "Turn every memref.copy that is not a memcpy into a "
                 "linalg.copy";

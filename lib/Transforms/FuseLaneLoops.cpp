@@ -1,0 +1,280 @@
+//===- FuseLaneLoops.cpp - Sibling loops over the same lanes as one -------===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The legality argument is in the pass's description (Passes.td). In short:
+// fusing A; B into one loop runs B(i) before A(j) for every i < j, and that
+// is only wrong where they touch the same memory and one of them writes. Each
+// access below is traced through views to the buffer it lies in (its root)
+// and to the root's dimension whose index is the induction variable (its
+// row); two accesses in the same row dimension of the same root, in
+// iterations i != j, touch different elements.
+//
+//===----------------------------------------------------------------------===//
+
+#include "loom/Transforms/Passes.h"
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
+
+namespace mlir::loom {
+#define GEN_PASS_DEF_LOOMFUSELANELOOPS
+#include "loom/Transforms/Passes.h.inc"
+} // namespace mlir::loom
+
+using namespace mlir;
+
+namespace {
+
+/// Where a buffer comes from, as far as aliasing goes.
+enum class RootKind {
+  /// memref.alloc or memref.alloca: aliases nothing it is not derived from.
+  Fresh,
+  /// An argument of the function: may alias other arguments.
+  Argument,
+  /// Anything else (a loop's block argument, a call's result): may alias
+  /// anything.
+  Unknown,
+};
+
+/// One memref.load or memref.store of a loop body, traced to its root.
+struct Access {
+  Value root;
+  RootKind kind;
+  /// The root's dimension indexed by exactly the induction variable, if
+  /// there is one.
+  std::optional<unsigned> row;
+  bool write;
+};
+
+/// What a loop over lanes does, if fusion can reason about all of it.
+struct LoopSummary {
+  SmallVector<Access> accesses;
+  /// Whether LLVM's loop vectorizer can widen it: no libm call, no float
+  /// carried between iterations. Only loops alike in this are fused, so
+  /// fusion never makes a vectorizable loop scalar.
+  bool vectorizable = true;
+};
+
+} // namespace
+
+/// True when `v` is the same in every iteration of `loop`.
+static bool isInvariant(Value v, scf::ForOp loop) {
+  return !loop->isAncestor(v.getParentRegion()->getParentOp());
+}
+
+/// True for math ops that convert-math-to-libm turns into calls, which the
+/// loop vectorizer can only repeat lane by lane.
+static bool becomesLibmCall(Operation *op) {
+  if (op->getDialect()->getNamespace() !=
+      math::MathDialect::getDialectNamespace())
+    return false;
+  return !isa<math::AbsFOp, math::AbsIOp, math::SqrtOp, math::FmaOp,
+              math::CopySignOp, math::CountLeadingZerosOp,
+              math::CountTrailingZerosOp, math::CtPopOp>(op);
+}
+
+/// Traces the buffer that `access` reads or writes, indexed by `indices`,
+/// through subviews and casts to its root. `row` is the dimension of the
+/// current view indexed by exactly `iv`, if any.
+static std::optional<Access> traceAccess(Value memref, ValueRange indices,
+                                         bool write, scf::ForOp loop) {
+  Value iv = loop.getInductionVar();
+  std::optional<unsigned> row;
+  for (auto [dim, index] : llvm::enumerate(indices)) {
+    if (index == iv) {
+      row = row ? row : std::optional<unsigned>(dim);
+      continue;
+    }
+    if (!isInvariant(index, loop))
+      return std::nullopt;
+  }
+  Value view = memref;
+  while (Operation *def = view.getDefiningOp()) {
+    if (auto cast = dyn_cast<memref::CastOp>(def)) {
+      view = cast.getSource();
+      continue;
+    }
+    auto subview = dyn_cast<memref::SubViewOp>(def);
+    if (!subview)
+      break;
+    for (Value operand : subview->getOperands().drop_front())
+      if (operand != iv && !isInvariant(operand, loop))
+        return std::nullopt;
+    // Result dimension k is source dimension s: dropped unit dimensions
+    // have no result dimension.
+    llvm::SmallBitVector dropped = subview.getDroppedDims();
+    SmallVector<OpFoldResult> offsets = subview.getMixedOffsets();
+    SmallVector<OpFoldResult> sizes = subview.getMixedSizes();
+    SmallVector<OpFoldResult> strides = subview.getMixedStrides();
+    std::optional<unsigned> sourceRow;
+    for (unsigned s = 0, k = 0, e = offsets.size(); s < e; ++s) {
+      bool kept = !dropped.test(s);
+      // The source index is offset + x * stride with x in [0, size): the
+      // induction variable itself where the offset is it and the size 1,
+      // or where x is it, the offset 0 and the stride 1.
+      auto offsetValue = offsets[s].dyn_cast<Value>();
+      if (offsetValue == iv && isConstantIntValue(sizes[s], 1))
+        sourceRow = sourceRow ? sourceRow : std::optional<unsigned>(s);
+      else if (kept && row == k && isConstantIntValue(offsets[s], 0) &&
+               isConstantIntValue(strides[s], 1))
+        sourceRow = sourceRow ? sourceRow : std::optional<unsigned>(s);
+      else if (kept && row == k)
+        return std::nullopt;
+      k += kept;
+    }
+    row = sourceRow;
+    view = subview.getSource();
+  }
+  RootKind kind = RootKind::Unknown;
+  if (isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(view.getDefiningOp()))
+    kind = RootKind::Fresh;
+  else if (auto arg = dyn_cast<BlockArgument>(view);
+           arg && arg.getOwner()->isEntryBlock() &&
+           isa<FunctionOpInterface>(arg.getOwner()->getParentOp()))
+    kind = RootKind::Argument;
+  // Distinct rows are distinct elements only where the root's layout is
+  // one to one.
+  if (!cast<MemRefType>(view.getType()).getLayout().isIdentity())
+    row = std::nullopt;
+  return Access{view, kind, row, write};
+}
+
+/// Summarises `loop`, or fails where something in it is beyond what fusion
+/// reasons about: nested regions (loops, branches), ops with memory effects
+/// other than loads and stores, iter_args that are not integers or index.
+static FailureOr<LoopSummary> summarize(scf::ForOp loop) {
+  LoopSummary summary;
+  for (Value carried : loop.getRegionIterArgs()) {
+    if (!carried.getType().isIntOrIndex())
+      return failure();
+  }
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (op.getNumRegions())
+      return failure();
+    std::optional<Access> access;
+    if (auto load = dyn_cast<memref::LoadOp>(op))
+      access = traceAccess(load.getMemRef(), load.getIndices(), false, loop);
+    else if (auto store = dyn_cast<memref::StoreOp>(op))
+      access = traceAccess(store.getMemRef(), store.getIndices(), true, loop);
+    else if (isMemoryEffectFree(&op)) {
+      summary.vectorizable &= !becomesLibmCall(&op);
+      continue;
+    } else
+      return failure();
+    if (!access)
+      return failure();
+    summary.accesses.push_back(*access);
+  }
+  return summary;
+}
+
+/// True when `a` in iteration j and `b` in iteration i != j cannot touch the
+/// same element, or neither writes.
+static bool independent(const Access &a, const Access &b) {
+  if (!a.write && !b.write)
+    return true;
+  if (a.root == b.root)
+    return a.row && a.row == b.row;
+  auto fresh = [](RootKind k) { return k == RootKind::Fresh; };
+  // A fresh allocation aliases no other root (every view of it traces to
+  // it), and no argument.
+  return (fresh(a.kind) && b.kind != RootKind::Unknown) ||
+         (fresh(b.kind) && a.kind != RootKind::Unknown);
+}
+
+/// True when two loop bounds are the same index value.
+static bool sameBound(Value a, Value b) {
+  if (a == b)
+    return true;
+  std::optional<int64_t> ca = getConstantIntValue(a);
+  std::optional<int64_t> cb = getConstantIntValue(b);
+  if (ca || cb)
+    return ca && cb && *ca == *cb;
+  FailureOr<bool> equal = ValueBoundsConstraintSet::areEqual(a, b);
+  return succeeded(equal) && *equal;
+}
+
+/// True when `first` and `second`, with only memory-effect-free ops between
+/// them, can run as one loop with the same results.
+static bool canFuse(scf::ForOp first, scf::ForOp second) {
+  if (!sameBound(first.getLowerBound(), second.getLowerBound()) ||
+      !sameBound(first.getUpperBound(), second.getUpperBound()) ||
+      !sameBound(first.getStep(), second.getStep()))
+    return false;
+  // The fused loop takes the second's place: nothing up to its end may
+  // read what the first computes.
+  for (Operation *user : first->getUsers()) {
+    Operation *inBlock = second->getBlock()->findAncestorOpInBlock(*user);
+    if (!inBlock || !second->isBeforeInBlock(inBlock))
+      return false;
+  }
+  FailureOr<LoopSummary> a = summarize(first);
+  FailureOr<LoopSummary> b = summarize(second);
+  if (failed(a) || failed(b) || a->vectorizable != b->vectorizable)
+    return false;
+  for (const Access &x : a->accesses)
+    for (const Access &y : b->accesses)
+      if (!independent(x, y))
+        return false;
+  return true;
+}
+
+/// True for a loop that fusion leaves alone: a constant trip count, as a
+/// gang's W-lane loops have, which LLVM fully unrolls (a fused body would be
+/// too large to, and gets the slower vectorized form; docs/vmap.md).
+static bool hasConstantTripCount(scf::ForOp loop) {
+  return getConstantIntValue(loop.getLowerBound()) &&
+         getConstantIntValue(loop.getUpperBound()) &&
+         getConstantIntValue(loop.getStep());
+}
+
+/// Fuses each run of adjacent fusable loops in `block`.
+static void fuseIn(Block &block, RewriterBase &rewriter) {
+  scf::ForOp current;
+  for (Operation *op = &block.front(); op;) {
+    Operation *next = op->getNextNode();
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (loop && hasConstantTripCount(loop))
+      loop = nullptr;
+    if (loop && current && canFuse(current, loop)) {
+      current = fuseIndependentSiblingForLoops(current, loop, rewriter);
+      op = current->getNextNode();
+      continue;
+    }
+    if (loop)
+      current = loop;
+    else if (!isMemoryEffectFree(op))
+      current = nullptr;
+    op = next;
+  }
+}
+
+namespace {
+
+struct LoomFuseLaneLoops
+    : loom::impl::LoomFuseLaneLoopsBase<LoomFuseLaneLoops> {
+  void runOnOperation() override {
+    // Fusable loops hold no region, so no block collected here is inside
+    // one that fusion erases.
+    SmallVector<Block *> blocks;
+    getOperation()->walk([&](Block *block) {
+      if (llvm::count_if(*block, llvm::IsaPred<scf::ForOp>) > 1)
+        blocks.push_back(block);
+    });
+    IRRewriter rewriter(&getContext());
+    for (Block *block : blocks)
+      fuseIn(*block, rewriter);
+  }
+};
+
+} // namespace
