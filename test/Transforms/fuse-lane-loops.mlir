@@ -247,3 +247,33 @@ func.func @left_alone(%a: memref<32xf32>, %f: memref<?xf32>, %n: index) {
   }
   return
 }
+
+// -----
+
+// Eight buffers, six of them written: 27 pairs that LLVM would check for
+// overlap at run time, past the 16 a fused loop may need. Not fused.
+// CHECK-LABEL: func.func @too_many_buffers(
+// CHECK-COUNT-2: scf.for
+func.func @too_many_buffers(%x: memref<?xf32>, %y: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b1 = memref.alloc(%n) : memref<?xf32>
+  %b2 = memref.alloc(%n) : memref<?xf32>
+  %b3 = memref.alloc(%n) : memref<?xf32>
+  %b4 = memref.alloc(%n) : memref<?xf32>
+  %b5 = memref.alloc(%n) : memref<?xf32>
+  %b6 = memref.alloc(%n) : memref<?xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    %v = memref.load %x[%i] : memref<?xf32>
+    memref.store %v, %b1[%i] : memref<?xf32>
+    memref.store %v, %b2[%i] : memref<?xf32>
+    memref.store %v, %b3[%i] : memref<?xf32>
+  }
+  scf.for %i = %c0 to %n step %c1 {
+    %v = memref.load %y[%i] : memref<?xf32>
+    memref.store %v, %b4[%i] : memref<?xf32>
+    memref.store %v, %b5[%i] : memref<?xf32>
+    memref.store %v, %b6[%i] : memref<?xf32>
+  }
+  return
+}
