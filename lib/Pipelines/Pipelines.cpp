@@ -164,8 +164,8 @@ void mlir::loom::buildLoomBuffersToLLVMPipeline(OpPassManager &pm,
   // A lane mask in memory as bytes: the loop vectorizer widens no i1 load.
   pm.addPass(createLoomWidenBoolBuffers());
   // Where it is valid, and while loops are still loops: math-to-libm would
-  // make sinf a call that the loop vectorizer could only repeat lane by
-  // lane.
+  // make sinf and log1pf calls that the loop vectorizer could only repeat
+  // lane by lane.
   if (libmToArith)
     pm.addPass(createLoomLibmToArith());
   pm.addPass(createLoomFuseLaneLoops());

@@ -53,9 +53,15 @@ bool isInVectorizableLoop(Operation *op) {
   return !containsLoop(loop->getRegion(0));
 }
 
-/// The ops rewritten, and calls, through which they may be reached.
-bool isCandidate(Operation *op) {
-  return isa<math::SinOp, math::Log1pOp, func::CallOp>(op);
+/// The ops of `func` that are rewritten, and the calls through which
+/// more may be reached.
+SmallVector<Operation *> candidates(func::FuncOp func) {
+  SmallVector<Operation *> ops;
+  func.walk([&](Operation *op) {
+    if (isa<math::SinOp, math::Log1pOp, func::CallOp>(op))
+      ops.push_back(op);
+  });
+  return ops;
 }
 
 /// Rewrites the libm functions that will be vectorized. A function called
@@ -70,10 +76,8 @@ public:
     // Host functions only: a GPU kernel's sin goes to libdevice.
     SmallVector<Operation *> vectorized;
     for (auto func : llvm::to_vector(module.getOps<func::FuncOp>()))
-      func.walk([&](Operation *op) {
-        if (isCandidate(op) && isInVectorizableLoop(op))
-          vectorized.push_back(op);
-      });
+      llvm::copy_if(candidates(func), std::back_inserter(vectorized),
+                    isInVectorizableLoop);
     rewrite(vectorized);
   }
 
@@ -106,12 +110,7 @@ private:
     auto [it, inserted] = copies.try_emplace(callee, nullptr);
     if (!inserted)
       return it->second;
-    SmallVector<Operation *> ops;
-    callee.walk([&](Operation *op) {
-      if (isCandidate(op))
-        ops.push_back(op);
-    });
-    if (ops.empty())
+    if (candidates(callee).empty())
       return {};
     func::FuncOp copy = callee.clone();
     copy.setPrivate();
@@ -119,12 +118,7 @@ private:
     // Renamed further if that name is taken.
     SymbolTable(module).insert(copy, std::next(callee->getIterator()));
     it->second = copy;
-    ops.clear();
-    copy.walk([&](Operation *op) {
-      if (isCandidate(op))
-        ops.push_back(op);
-    });
-    rewrite(ops);
+    rewrite(candidates(copy));
     return copy;
   }
 

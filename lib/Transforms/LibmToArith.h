@@ -41,12 +41,8 @@ struct Emitter {
   Value cmp(arith::CmpIPredicate predicate, Value a, Value c) {
     return b.create<arith::CmpIOp>(loc, predicate, a, c);
   }
-  Value ult(Value a, Value c) {
-    return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, a, c);
-  }
-  Value uge(Value a, Value c) {
-    return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::uge, a, c);
-  }
+  Value ult(Value a, Value c) { return cmp(arith::CmpIPredicate::ult, a, c); }
+  Value uge(Value a, Value c) { return cmp(arith::CmpIPredicate::uge, a, c); }
   Value select(Value c, Value t, Value f) {
     return b.create<arith::SelectOp>(loc, c, t, f);
   }
@@ -59,8 +55,8 @@ struct Emitter {
     return b.create<LLVM::FMAOp>(loc, a, c, d);
   }
   Value bit(Value v, uint32_t mask) {
-    return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne,
-                                   op<arith::AndIOp>(v, i32(mask)), i32(0));
+    return cmp(arith::CmpIPredicate::ne, op<arith::AndIOp>(v, i32(mask)),
+               i32(0));
   }
 };
 

@@ -115,7 +115,8 @@ private:
 Status
 CPUBackend::configureBatching(const CompileOptions &options, bool aheadOfTime,
                               mlir::loom::LoomPipelineOptions &batching) const {
-  // The cost model's vector sin is the one the lowering will make.
+  // The cost model prices sin and log1p as the vector arithmetic the
+  // lowering makes of them only where it makes it.
   if (!runsGlibcFMAVariants(options, aheadOfTime))
     batching.vectorLibmOps = 0;
   return Status::success();
@@ -229,6 +230,19 @@ std::string isaFeatures(const llvm::MCSubtargetInfo &info,
   return features;
 }
 
+/// The features of `cpu` on `triple`, as isaFeatures, or why it has none.
+Result<std::string> aotISAFeatures(const llvm::Target &target,
+                                   const std::string &triple,
+                                   const std::string &cpu) {
+  // Checked on a generic subtarget first: one made for an unknown CPU
+  // prints a warning of its own and carries on.
+  std::unique_ptr<llvm::MCSubtargetInfo> generic(
+      target.createMCSubtargetInfo(triple, "", ""));
+  if (!generic || !generic->isCPUStringValid(cpu))
+    return Status::error("unknown target CPU '" + cpu + "' for " + triple);
+  return isaFeatures(*generic, cpu);
+}
+
 } // namespace
 
 /// Whether the code will call the C library's math functions in the
@@ -256,14 +270,12 @@ bool CPUBackend::runsGlibcFMAVariants(const CompileOptions &options,
       llvm::TargetRegistry::lookupTarget(triple.str(), error);
   if (!target)
     return false;
-  std::unique_ptr<llvm::MCSubtargetInfo> generic(
-      target->createMCSubtargetInfo(triple.str(), "", ""));
-  std::string cpu = aotTargetCPU(options);
-  if (!generic || !generic->isCPUStringValid(cpu))
+  Result<std::string> isa =
+      aotISAFeatures(*target, triple.str(), aotTargetCPU(options));
+  if (!isa)
     return false;
   llvm::SmallVector<llvm::StringRef> features;
-  std::string isa = isaFeatures(*generic, cpu);
-  llvm::StringRef(isa).split(features, ',');
+  llvm::StringRef(*isa).split(features, ',');
   return llvm::is_contained(features, "+fma") &&
          llvm::is_contained(features, "+avx2");
 }
@@ -282,14 +294,11 @@ createAOTTargetMachine(const CompileOptions &options, ProgramTarget &target) {
       llvm::TargetRegistry::lookupTarget(target.triple, error);
   if (!llvmTarget)
     return Status::error("cannot target " + target.triple + ": " + error);
-  // Checked on a generic subtarget first: one made for an unknown CPU
-  // prints a warning of its own and carries on.
-  std::unique_ptr<llvm::MCSubtargetInfo> generic(
-      llvmTarget->createMCSubtargetInfo(target.triple, "", ""));
-  if (!generic || !generic->isCPUStringValid(target.cpu))
-    return Status::error("unknown target CPU '" + target.cpu + "' for " +
-                         target.triple);
-  target.features = isaFeatures(*generic, target.cpu);
+  Result<std::string> features =
+      aotISAFeatures(*llvmTarget, target.triple, target.cpu);
+  if (!features)
+    return features.status();
+  target.features = features.take();
   llvm::TargetOptions targetOptions;
   targetOptions.AllowFPOpFusion = llvm::FPOpFusion::Standard;
   std::unique_ptr<llvm::TargetMachine> tm(llvmTarget->createTargetMachine(
