@@ -84,7 +84,7 @@ fn = eqx.filter_jit(eqx.filter_vmap(solve, in_axes=(0, 0, None)))
 
 if opts.mode == "gpu":
     print("jax devices: %s" % jax.devices())
-    timed("vmap+jit b%d" % batch, fn, inits, keys, args)
+    timed("sde vmap+jit b%d" % batch, fn, inits, keys, args)
     sys.exit(0)
 
 n = len(jax.devices())
@@ -93,10 +93,10 @@ sharding = NamedSharding(mesh, P("batch"))
 replicated = NamedSharding(mesh, P())
 x, y = eqx.filter_shard((inits, keys), sharding)
 args_shard = eqx.filter_shard(args, replicated)
-timed("jit+NamedSharding b%d on %d devices" % (batch, n), fn, x, y,
+timed("sde jit+NamedSharding b%d on %d devices" % (batch, n), fn, x, y,
       args_shard)
 inits_pmap = inits.reshape(n, batch // n, *inits.shape[1:])
 keys_pmap = keys.reshape(n, batch // n, *keys.shape[1:])
 pfn = eqx.filter_pmap(fn, in_axes=(0, 0, None))
-timed("pmap b%d on %d devices" % (batch, n), pfn, inits_pmap, keys_pmap,
+timed("sde pmap b%d on %d devices" % (batch, n), pfn, inits_pmap, keys_pmap,
       args)
