@@ -30,6 +30,18 @@ Result<ValueInfo> describe(mlir::Type type, std::string name, const char *what,
   info.name = std::move(name);
   mlir::Type elem = type;
   if (auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type)) {
+    // The call ABI tells a scalar from a tensor by its rank; a 0-d tensor
+    // would be passed as the scalar it holds and read as a descriptor.
+    if (tensor.getRank() == 0) {
+      std::string s;
+      llvm::raw_string_ostream os(s);
+      os << what << " #" << index << " has type " << type
+         << ": entry functions take and return scalars and tensors of rank 1 "
+            "or more (use "
+         << tensor.getElementType() << " or tensor<1x"
+         << tensor.getElementType() << ">)";
+      return Status::error(s);
+    }
     elem = tensor.getElementType();
     for (int64_t d : tensor.getShape())
       info.shape.push_back(mlir::ShapedType::isDynamic(d) ? -1 : d);

@@ -173,6 +173,7 @@ void mlir::loom::buildLoomBuffersToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertSCFToCFPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  pm.addPass(createLoomBitCountsToLLVM());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertMathToLLVMPass());
   // convert-arith-to-llvm has no pattern for ceildivsi, ceildivui and

@@ -373,4 +373,24 @@ def LoomExpandIntegerDivision : Pass<"loom-expand-integer-division"> {
   }];
 }
 
+def LoomBitCountsToLLVM : Pass<"loom-bit-counts-to-llvm"> {
+  let summary = "Lower math.ctlz, math.cttz and math.ctpop to LLVM intrinsics";
+  let description = [{
+    `convert-math-to-libm` in MLIR 19 marks every math op illegal, those on
+    integers too, and has no C library call for the bit counts, so a program
+    using `math.ctlz`, `math.cttz` or `math.ctpop` failed to compile. This
+    pass lowers only those three, with `convert-math-to-llvm`'s own
+    patterns, and runs before `convert-math-to-libm`; every other math op is
+    left as it is. loom-vmap's gangs with refill visit the slots whose lanes
+    leave by the set bits of a mask (`math.ctpop`, `math.cttz`).
+
+    ```mlir
+    %n = math.ctpop %bits : i64
+    // becomes
+    %n = "llvm.intr.ctpop"(%bits) : (i64) -> i64
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // LOOM_TRANSFORMS_PASSES_TD

@@ -68,6 +68,15 @@
 // The same on random finite inputs, where the NaNs come only from the loops.
 // RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 11 --vmapped nanpred_vmap --scalar nanpred --arg xs/x:f32:-3:50:- --arg ys/y:f32:-1:2:- --result v:v --result w:w --result u:u --result q:q --result trips:trips %{gang_variants} | FileCheck %s --check-prefixes=CHECK,GANG
 
+// Branches the masked forms if-convert, dividing by values that are 0 on
+// the lanes that do not take them, at every nesting level.
+// RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 0,1,13 --vmapped branches_vmap --scalar branches --arg ns/n:i32:-2:7:- --arg ds/d:i32:-3:4:- --arg fs/f:f32:-2:3:- --result acc:acc --result g:g %{split_variants} %{gang_variants} | FileCheck %s --check-prefixes=CHECK,GANG,SHARDS
+
+// A divergent loop under a branch that the first 40 lanes do not take
+// (more than a gang of 4 or 32), then lanes that take it and lanes that do
+// not, at 37 lanes (the first gangs and shards all empty) and 90.
+// RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 1,37,90 --vmapped late_vmap --scalar late --arg xs/x:i32-list:1,2,3,4,5,6,7,8,9,10,1,2,3,4,5,6,7,8,9,10,1,2,3,4,5,6,7,8,9,10,1,2,3,4,5,6,7,8,9,10,100,200,5,3000,7,11,9,65536,2,40:- --result steps:steps %{split_variants} %{gang_variants} | FileCheck %s --check-prefixes=CHECK,GANG,SHARDS
+
 // CHECK: masked: {{[0-9]+}} lanes checked
 // CHECK: per-lane: {{[0-9]+}} lanes checked
 // CHECK: auto: {{[0-9]+}} lanes checked

@@ -42,6 +42,16 @@
 // RUN: not loom-run %t.memref.mlir --entry solve > %t.memref 2>&1
 // RUN: FileCheck %s --check-prefix=MEMREF < %t.memref && count 1 < %t.memref
 // MEMREF: {{^}}loom-run: @solve: argument #0 has type memref<4xf32>: entry functions take and return scalars and ranked tensors{{$}}
+// A 0-d tensor, argument or result, is refused by name (it was passed as
+// the scalar it holds and read as a descriptor: a crash, or a wrong value).
+// RUN: echo 'func.func @solve(%%x: tensor<i32>) -> tensor<i32> { return %%x : tensor<i32> }' > %t.rank0.mlir
+// RUN: not loom-run %t.rank0.mlir --entry solve --input x=fill:3:i32 > %t.rank0 2>&1
+// RUN: FileCheck %s --check-prefix=RANK0 < %t.rank0 && count 1 < %t.rank0
+// RANK0: {{^}}loom-run: @solve: argument #0 has type tensor<i32>: entry functions take and return scalars and tensors of rank 1 or more (use i32 or tensor<1xi32>){{$}}
+// RUN: echo 'func.func @solve(%%x: f32) -> tensor<f32> { %%t = tensor.from_elements %%x : tensor<f32> return %%t : tensor<f32> }' > %t.rank0r.mlir
+// RUN: not loom-run %t.rank0r.mlir --entry solve --input x=fill:3:f32 > %t.rank0r 2>&1
+// RUN: FileCheck %s --check-prefix=RANK0R < %t.rank0r && count 1 < %t.rank0r
+// RANK0R: {{^}}loom-run: @solve: result #0 has type tensor<f32>: entry functions take and return scalars and tensors of rank 1 or more (use f32 or tensor<1xf32>){{$}}
 
 //===----------------------------------------------------------------------===//
 // The command line

@@ -157,7 +157,8 @@ static bool isMaskedInOnePass(Operation *loop,
     return !loop->walk([&](Operation *inner) {
                   bool branchOrCall = isa<CallOpInterface>(inner) ||
                                       (inner->getNumRegions() != 0 &&
-                                       !isa<scf::WhileOp, scf::ForOp>(inner));
+                                       !isa<scf::WhileOp, scf::ForOp>(inner) &&
+                                       !isLaneOp(*inner));
                   return branchOrCall ? WalkResult::interrupt()
                                       : WalkResult::advance();
                 })

@@ -6,17 +6,24 @@
 // RUN: loom-opt %s -split-input-file -loom-vmap="one-pass-op-cost=2 gang-one-pass-op-cost=2 divergence-per-doubling=0 lane-op-cost=1 batched-lane-op-cost=8 carried-latency-cost=1 gang-overhead=16 refill-op-cost=8 vector-libm-ops=0" -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=LANES
 // RUN: loom-opt %s -split-input-file -loom-vmap="one-pass-op-cost=2 gang-one-pass-op-cost=2 divergence-per-doubling=0 lane-op-cost=1 batched-lane-op-cost=8 carried-latency-cost=1 gang-overhead=16 refill-op-cost=8 vector-libm-ops=14" -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=VSIN
 
-// A branch in the loop: masked in sweeps, 7 ops, 2 carries, so 96 vector ops
-// on 64 lanes at SIMD width 8. Masked's B-lane buffers cost 12 an op (1152),
-// a gang's 4 (384, plus 16 for each of its 2 gangs), per-lane 64 x 7: the
+// A branch the masked forms cannot if-convert (a call in it stands for any
+// op that is not elementwise arithmetic): masked in sweeps, 8 ops (the
+// call and its callee's add among them), 2 carries, so 104 vector ops on 64
+// lanes at SIMD width 8. Masked's B-lane buffers cost 12 an op (1248), a
+// gang's 4 (416, plus 16 for each of its 2 gangs), per-lane 64 x 8: the
 // gang wins where one op cost for both could never prefer it.
-// SWEEPS: remark: loop is gang (width 32): {{.*}}; cost model: masked 1152 > per-lane 448 (1 divergent level, 64 lanes, SIMD width 8, divergence 1.000 a level); 7 ops, 0 lane by lane, 2 carries, a 1-cycle carried chain, masked in sweeps; gang 416, gang with refill 896 (width 32, divergence 1.000 a level): gang is cheapest
+// SWEEPS: remark: loop is gang (width 32): {{.*}}; cost model: masked 1248 > per-lane 512 (1 divergent level, 64 lanes, SIMD width 8, divergence 1.000 a level); 8 ops, 0 lane by lane, 2 carries, a 1-cycle carried chain, masked in sweeps; gang 448, gang with refill 928 (width 32, divergence 1.000 a level): gang is cheapest
 
 // Divergence grows with the lanes run in lock-step, D(n) = 1 + 0.5 log2(n):
 // 4 for masked's 64 lanes, 3.5 for a gang of 32, none at refill's outermost
 // level, whose 8 per carry and trip add 2 x 8 x 0.5 vector ops: refill
-// 4 x (96 + 8) = 416, gang 3.5 x 384 + 32 = 1376, masked 4 x 1152 = 4608.
-// LOCKSTEP: remark: loop is gang (width 32, refill): {{.*}}; cost model: masked 4608 > per-lane 448 (1 divergent level, 64 lanes, SIMD width 8, divergence 4.000 a level); 7 ops, 0 lane by lane, 2 carries, a 1-cycle carried chain, masked in sweeps; gang 1376, gang with refill 416 (width 32, divergence 3.500 a level): gang with refill is cheapest
+// 4 x (104 + 8) = 448, gang 3.5 x 416 + 32 = 1488, masked 4 x 1248 = 4992.
+// LOCKSTEP: remark: loop is gang (width 32, refill): {{.*}}; cost model: masked 4992 > per-lane 512 (1 divergent level, 64 lanes, SIMD width 8, divergence 4.000 a level); 8 ops, 0 lane by lane, 2 carries, a 1-cycle carried chain, masked in sweeps; gang 1488, gang with refill 448 (width 32, divergence 3.500 a level): gang with refill is cheapest
+
+func.func private @add(%a: i32, %b: i32) -> i32 {
+  %s = arith.addi %a, %b : i32
+  return %s : i32
+}
 
 func.func @branchy(%n: i32 {loom.name = "n"}) -> i32 {
   %zero = arith.constant 0 : i32
@@ -29,7 +36,7 @@ func.func @branchy(%n: i32 {loom.name = "n"}) -> i32 {
     %odd = arith.andi %i, %one : i32
     %p = arith.cmpi eq, %odd, %one : i32
     %v = scf.if %p -> i32 {
-      %a = arith.addi %acc, %i : i32
+      %a = func.call @add(%acc, %i) : (i32, i32) -> i32
       scf.yield %a : i32
     } else {
       %s = arith.subi %acc, %one : i32

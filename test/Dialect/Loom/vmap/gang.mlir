@@ -36,53 +36,70 @@
 // CHECK: tensor.extract %[[R]]#0
 // CHECK: tensor.insert
 
-// refill=1: 4 slots. The first gang fills them (lanes 0 .. 3, clamped);
-// then, while a slot is live: the before block on the slots; when some lane
-// leaves, a loop over slots writes its results at its lane; the after block
-// under the slots still running, selected into the carries (each new value
-// computed before any is copied back, so the carries keep their buffers);
-// then, when some lane left and lanes are pending, a loop over slots gives a
-// slot that holds no running lane the next lane. A batch of 0 skips it all.
-// The outlined before and after functions are erased.
+// refill=1: 4 slots. The first gang fills them (lanes 0 .. 3, clamped),
+// then each slot that holds no lane (padding, or a lane the enclosing mask
+// clears) takes the next lane. While a slot is live, a loop of lane ops
+// runs each trip as one pass over the slots (the fused form): a live slot's
+// predicate, its step where the predicate holds, selected into the carries
+// in place, and whether its lane leaves. Then, over the leaving slots only,
+// as the set bits of an i64 (ctpop trips, cttz the slot, the lowest bit
+// cleared): the lane's carries, which are its results, are written at its
+// lane, and the slot takes the next lane if one is left. A batch of 0
+// skips it all.
 // REFILL: remark: loop is gang (width 4, refill): predicate depends on carry #0, batched through argument #0; divergent=gang
-// REFILL-NOT: func.func private @count_gang_before(
-// REFILL-NOT: func.func private @count_gang_after(
+// REFILL-NOT: func.func private @count_gang_before
 // REFILL-LABEL: func.func private @count_vmap_b(
-// REFILL-SAME: %[[XS:.*]]: tensor<?xi32>
+// REFILL-SAME: %[[XS:[^:]*]]: tensor<?xi32>
 // REFILL: %[[N:.*]] = tensor.dim %[[XS]]
 // REFILL: %[[ANY:.*]] = arith.cmpi ugt, %[[N]], %{{.*}} : index
 // REFILL: scf.if %[[ANY]]
+// REFILL: %[[GATHER:.*]]:3 = scf.for
 // REFILL: %[[NEXT:.*]] = arith.minui %{{.*}}, %[[N]] : index
-// REFILL: scf.while ({{.*}}%[[LIVE:.*]] = %{{.*}}, %{{.*}} = %[[NEXT]],
+// REFILL: %[[IDLE:.*]] = arith.xori %[[GATHER]]#2, %{{.*}} : tensor<4xi1>
+// REFILL: %[[PENDING0:.*]] = arith.cmpi ult, %[[NEXT]], %[[N]] : index
+// REFILL: %[[IDLEBITS:.*]] = scf.for {{.*}} -> (i64) {
+// REFILL: tensor.extract %[[IDLE]]
+// REFILL: %[[NIDLE:.*]] = math.ctpop %[[IDLEBITS]] : i64
+// REFILL: %[[NIDLE2:.*]] = arith.index_castui %[[NIDLE]]
+// REFILL: %[[TRIPS0:.*]] = arith.select %[[PENDING0]], %[[NIDLE2]], %{{.*}} : index
+// REFILL: %[[FILLED:.*]]:6 = scf.for %{{.*}} = %{{.*}} to %[[TRIPS0]] {{.*}} iter_args(%{{.*}} = %[[IDLEBITS]], %{{.*}} = %[[GATHER]]#0, %{{.*}} = %[[GATHER]]#1, %{{.*}}, %{{.*}} = %[[GATHER]]#2, %{{.*}} = %[[NEXT]])
+// REFILL: math.cttz
+// REFILL: scf.while ({{.*}}%[[LIVE:[^ ]*]] = %[[FILLED]]#4, %{{.*}} = %[[FILLED]]#5,
 // REFILL: loom.any %[[LIVE]] along 0 : tensor<4xi1> -> i1
 // REFILL: } do {
 // REFILL: ^bb0(%[[C0:[^:]*]]: tensor<4xi32>, %[[C1:[^:]*]]: tensor<4xi32>, %[[LANES:[^:]*]]: tensor<4xindex>, %[[L:[^:]*]]: tensor<4xi1>, %[[PEND:[^:]*]]: index,
-// REFILL: %[[P:.*]]:3 = func.call @count_gang_before_vmap_bb_4_masked_gang(%[[C0]], %[[C1]], %[[L]])
-// REFILL: %[[NOTC:.*]] = arith.xori %[[P]]#0
-// REFILL: %[[LEAVING:.*]] = arith.andi %[[L]], %[[NOTC]] : tensor<4xi1>
-// REFILL: %[[ACTIVE:.*]] = arith.andi %[[L]], %[[P]]#0 : tensor<4xi1>
-// REFILL: %[[SOME:.*]] = loom.any %[[LEAVING]] along 0
-// REFILL: scf.if %[[SOME]]
-// REFILL: scf.for %[[S:.*]] = {{.*}} iter_args(
-// REFILL: %[[LANE:.*]] = tensor.extract %[[LANES]][%[[S]]] : tensor<4xindex>
-// REFILL: scf.if
-// REFILL: tensor.insert %{{.*}} into %{{.*}}[%[[LANE]]] : tensor<?xi32>
-// REFILL: %[[LIVE2:.*]] = linalg.copy ins(%[[ACTIVE]] : tensor<4xi1>) outs(%[[L]] : tensor<4xi1>)
-// REFILL: func.call @count_gang_after_vmap_bb_4_masked_gang(%[[P]]#1, %[[P]]#2, %[[ACTIVE]])
-// REFILL: linalg.generic
-// REFILL: arith.select
-// REFILL: %[[NEW0:.*]] = linalg.copy ins(%{{.*}} : tensor<4xi32>) outs(%[[C0]] : tensor<4xi32>)
-// REFILL: %[[NEW1:.*]] = linalg.copy ins(%{{.*}} : tensor<4xi32>) outs(%[[C1]] : tensor<4xi32>)
-// REFILL: %[[LEFT:.*]] = arith.cmpi ult, %[[PEND]], %[[N]] : index
-// REFILL: %[[REFILL:.*]] = arith.andi %[[SOME]], %[[LEFT]] : i1
-// REFILL: scf.if %[[REFILL]]
-// REFILL: scf.for %[[S2:.*]] = {{.*}} iter_args(%{{.*}} = %[[NEW0]], %{{.*}} = %[[NEW1]], %{{.*}} = %[[LANES]], %{{.*}} = %[[LIVE2]], %{{.*}} = %[[PEND]])
-// REFILL: scf.if
-// REFILL: tensor.extract %[[XS]][%[[PENDING:.*]]] : tensor<?xi32>
-// REFILL: tensor.insert %[[PENDING]] into %{{.*}}[%[[S2]]] : tensor<4xindex>
-// REFILL: tensor.insert %true into %{{.*}}[%[[S2]]] : tensor<4xi1>
-// REFILL: arith.addi %[[PENDING]], %c1
-// REFILL: scf.yield %[[NEW0]], %[[NEW1]], %[[LANES]], %[[LIVE2]], %[[PEND]]
+// REFILL-NOT: func.call
+// REFILL: %[[PASS:[^ ]*]]:4 = scf.for %[[S:[^ ]*]] = {{.*}} iter_args(%[[A0:[^ ]*]] = %[[C0]], %[[A1:[^ ]*]] = %[[C1]], %[[AL:[^ ]*]] = %[[L]], %{{.*}} = %{{.*}})
+// REFILL: %[[LIVE1:.*]] = tensor.extract %[[AL]][%[[S]]] : tensor<4xi1>
+// REFILL: %[[X:.*]] = tensor.extract %[[A0]][%[[S]]]
+// REFILL: %[[P:.*]] = arith.cmpi sgt, %[[X]]
+// REFILL: %[[ACT:.*]] = arith.andi %[[LIVE1]], %[[P]] : i1
+// REFILL: arith.select %[[ACT]]
+// REFILL: arith.select %[[ACT]]
+// REFILL: tensor.insert %[[ACT]] into %[[AL]][%[[S]]]
+// REFILL: %[[NOTP:.*]] = arith.xori %[[P]]
+// REFILL: %[[LEAVE:.*]] = arith.andi %[[LIVE1]], %[[NOTP]] : i1
+// REFILL: tensor.insert %[[LEAVE]]
+// REFILL: %[[BITS:.*]] = scf.for {{.*}} -> (i64) {
+// REFILL: tensor.extract %[[PASS]]#3
+// REFILL: %[[COUNT:.*]] = math.ctpop %[[BITS]] : i64
+// REFILL: %[[TRIPS:.*]] = arith.index_castui %[[COUNT]]
+// REFILL: scf.for %{{.*}} = %{{.*}} to %[[TRIPS]] {{.*}} iter_args(%[[B:[^ ]*]] = %[[BITS]], %[[R0:[^ ]*]] = %[[PASS]]#0, %{{.*}} = %[[PASS]]#1, %[[RL:[^ ]*]] = %[[LANES]], %{{.*}} = %[[PASS]]#2, %[[PEND2:[^ ]*]] = %[[PEND]],
+// REFILL: %[[LOW:.*]] = math.cttz %[[B]] : i64
+// REFILL: %[[LOWI:.*]] = arith.index_castui %[[LOW]]
+// REFILL: %[[SL:.*]] = arith.addi %{{.*}}, %[[LOWI]] : index
+// REFILL: %[[REST:.*]] = arith.andi %[[B]], %{{.*}} : i64
+// REFILL: %[[LANE:.*]] = tensor.extract %[[RL]][%[[SL]]] : tensor<4xindex>
+// REFILL: %[[RES:.*]] = tensor.extract %[[R0]][%[[SL]]]
+// REFILL: tensor.insert %[[RES]] into %{{.*}}[%[[LANE]]] : tensor<?xi32>
+// REFILL: %[[TAKE:.*]] = arith.cmpi ult, %[[PEND2]], %[[N]] : index
+// REFILL: scf.if %[[TAKE]]
+// REFILL: tensor.extract %[[XS]][%[[PEND2]]] : tensor<?xi32>
+// REFILL: tensor.insert %[[PEND2]] into %{{.*}}[%[[SL]]] : tensor<4xindex>
+// REFILL: tensor.insert %true into %{{.*}}[%[[SL]]] : tensor<4xi1>
+// REFILL: arith.addi %[[PEND2]], %c1
+// REFILL: scf.yield %[[REST]],
+// REFILL: } attributes {loom.strategy = #loom.strategy<gang>}
 // REFILL: } else {
 // REFILL-NEXT: scf.yield %[[XS]]
 
@@ -117,6 +134,28 @@ func.func @main3(%xs: tensor<3xi32>) -> tensor<3xi32> {
 // run masked on the gang's 4 lanes, a pin to per-lane is honoured. A gang
 // under an enclosing mask (a per-lane branch) ANDs that mask in at each
 // gathered lane, and the lanes it clears keep their init.
+
+// refill=1 on a loop that is not all lane ops (a nest): its before and
+// after blocks are outlined and batched at the gang's width. The before
+// block gives the predicate on the slots; over the leaving slots' set bits,
+// each lane's results go to its lane; the after block runs under the slots
+// still running; then over the same bits each leaving slot takes the next
+// lane.
+// REFILL-LABEL: func.func private @nest_vmap_bu(
+// REFILL: scf.while
+// REFILL: } do {
+// REFILL: %[[NP:.*]]:3 = func.call @nest_gang_before_vmap_bbu_4_masked_gang(
+// REFILL: %[[NLEAVING:.*]] = arith.andi %{{.*}}, %{{.*}} : tensor<4xi1>
+// REFILL: %[[NACTIVE:.*]] = arith.andi %{{.*}}, %[[NP]]#0 : tensor<4xi1>
+// REFILL: %[[NBITS:.*]] = scf.for {{.*}} -> (i64) {
+// REFILL: tensor.extract %[[NLEAVING]]
+// REFILL: math.ctpop %[[NBITS]]
+// REFILL: math.cttz
+// REFILL: tensor.insert %{{.*}} into %{{.*}}[%{{.*}}] : tensor<?xi32>
+// REFILL: func.call @nest_gang_after_vmap_bbu_4_masked_gang(%[[NP]]#1, %[[NP]]#2, %{{.*}}, %[[NACTIVE]])
+// REFILL: math.ctpop %[[NBITS]]
+// REFILL: math.cttz
+// REFILL: } attributes {loom.strategy = #loom.strategy<gang>}
 
 // CHECK-LABEL: func.func private @nest_gang_vmap_buu_4_masked_gang(
 // CHECK: } attributes {loom.strategy = #loom.strategy<masked>}

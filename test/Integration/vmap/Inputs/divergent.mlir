@@ -513,3 +513,112 @@ func.func @stages_vmap(%ns: tensor<?xi32> {loom.name = "ns"})
       : (tensor<?xi32>) -> (tensor<?xi32>, tensor<?xi32>)
   return %r#0, %r#1 : tensor<?xi32>, tensor<?xi32>
 }
+
+// Branches the masked forms if-convert (both branches on every lane, then
+// a select): in an inner loop (one pass over the lanes), nested, and in the
+// outer level of a nest after the inner loop. Each branch divides by a
+// value that is 0 on lanes that do not take it; lanes with n <= 0 never
+// enter the outer loop, lanes with d = 0 take only the other branches.
+func.func @branches(%n0: i32 {loom.name = "n"}, %d0: i32 {loom.name = "d"},
+                    %f0: f32 {loom.name = "f"})
+    -> (i32 {loom.name = "acc"}, f32 {loom.name = "g"}) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c3 = arith.constant 3 : i32
+  %c100 = arith.constant 100 : i32
+  %zero = arith.constant 0.0 : f32
+  %half = arith.constant 0.5 : f32
+  %r:4 = scf.while (%n = %n0, %d = %d0, %acc = %c0, %g = %f0)
+      : (i32, i32, i32, f32) -> (i32, i32, i32, f32) {
+    %go = arith.cmpi sgt, %n, %c0 : i32
+    scf.condition(%go) %n, %d, %acc, %g : i32, i32, i32, f32
+  } do {
+  ^bb0(%n: i32, %d: i32, %acc: i32, %g: f32):
+    %in:3 = scf.while (%k = %n, %s = %c0, %h = %g) : (i32, i32, f32) -> (i32, i32, f32) {
+      %more = arith.cmpi sgt, %k, %c0 : i32
+      scf.condition(%more) %k, %s, %h : i32, i32, f32
+    } do {
+    ^bb0(%k: i32, %s: i32, %h: f32):
+      %nz = arith.cmpi ne, %d, %c0 : i32
+      %v:2 = scf.if %nz -> (i32, f32) {
+        %q = arith.divsi %c100, %d : i32
+        %odd = arith.andi %k, %c1 : i32
+        %isodd = arith.cmpi ne, %odd, %c0 : i32
+        %w = scf.if %isodd -> (i32) {
+          %r3 = arith.remui %q, %odd : i32
+          %w1 = arith.addi %r3, %k : i32
+          scf.yield %w1 : i32
+        } else {
+          %w2 = arith.muli %k, %c3 : i32
+          scf.yield %w2 : i32
+        }
+        %df = arith.sitofp %d : i32 to f32
+        %hq = arith.divf %h, %df : f32
+        scf.yield %w, %hq : i32, f32
+      } else {
+        %hs = arith.mulf %h, %half : f32
+        scf.yield %k, %hs : i32, f32
+      }
+      %k1 = arith.subi %k, %c1 : i32
+      %s1 = arith.addi %s, %v#0 : i32
+      %h1 = arith.addf %v#1, %half : f32
+      scf.yield %k1, %s1, %h1 : i32, i32, f32
+    }
+    %m = arith.andi %in#1, %c3 : i32
+    %mnz = arith.cmpi ne, %m, %c0 : i32
+    %pos = arith.cmpf ogt, %in#2, %zero : f32
+    %both = arith.andi %mnz, %pos : i1
+    %t = scf.if %both -> (i32) {
+      %t1 = arith.divui %in#1, %m : i32
+      scf.yield %t1 : i32
+    } else {
+      scf.yield %in#1 : i32
+    }
+    %acc1 = arith.addi %acc, %t : i32
+    %n1 = arith.subi %n, %c1 : i32
+    %d1 = arith.subi %d, %c1 : i32
+    scf.yield %n1, %d1, %acc1, %in#2 : i32, i32, i32, f32
+  }
+  return %r#2, %r#3 : i32, f32
+}
+func.func @branches_vmap(%ns: tensor<?xi32> {loom.name = "ns"},
+                         %ds: tensor<?xi32> {loom.name = "ds"},
+                         %fs: tensor<?xf32> {loom.name = "fs"})
+    -> (tensor<?xi32> {loom.name = "acc"}, tensor<?xf32> {loom.name = "g"}) {
+  %r:2 = loom.vmap @branches(%ns, %ds, %fs) in_axes [0, 0, 0] out_axes [0, 0]
+      : (tensor<?xi32>, tensor<?xi32>, tensor<?xf32>)
+        -> (tensor<?xi32>, tensor<?xf32>)
+  return %r#0, %r#1 : tensor<?xi32>, tensor<?xf32>
+}
+
+// A divergent loop under a per-lane branch that the first lanes do not
+// take: a gang with refill starts from the first lanes the branch keeps,
+// not from lanes 0 .. W-1 (whose slots would all start empty).
+func.func @late(%x0: i32 {loom.name = "x"}) -> (i32 {loom.name = "steps"}) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c10 = arith.constant 10 : i32
+  %big = arith.cmpi sgt, %x0, %c10 : i32
+  %r = scf.if %big -> (i32) {
+    %w:2 = scf.while (%x = %x0, %n = %c0) : (i32, i32) -> (i32, i32) {
+      %go = arith.cmpi sgt, %x, %c1 : i32
+      scf.condition(%go) %x, %n : i32, i32
+    } do {
+    ^bb0(%x: i32, %n: i32):
+      %h = arith.shrsi %x, %c1 : i32
+      %n1 = arith.addi %n, %c1 : i32
+      scf.yield %h, %n1 : i32, i32
+    }
+    scf.yield %w#1 : i32
+  } else {
+    %m = arith.subi %c0, %c1 : i32
+    scf.yield %m : i32
+  }
+  return %r : i32
+}
+func.func @late_vmap(%xs: tensor<?xi32> {loom.name = "xs"})
+    -> (tensor<?xi32> {loom.name = "steps"}) {
+  %r = loom.vmap @late(%xs) in_axes [0] out_axes [0]
+      : (tensor<?xi32>) -> tensor<?xi32>
+  return %r : tensor<?xi32>
+}

@@ -99,6 +99,7 @@ def LoomVmapPass : Pass<"loom-vmap", "ModuleOp"> {
     "::mlir::bufferization::BufferizationDialect",
     "::mlir::func::FuncDialect",
     "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
     "::mlir::loom::LoomDialect",

@@ -29,9 +29,24 @@ using namespace mlir::loom;
 
 static bool isScalar(Type type) { return type.isIntOrIndexOrFloat(); }
 
-/// A pure elementwise op on scalars, which a loop over lanes runs as it is.
-static bool isLaneOp(Operation &op) {
-  return op.getNumRegions() == 0 && isMemoryEffectFree(&op) &&
+/// An scf.if on scalars whose branches hold lane ops only: a loop over
+/// lanes runs both branches and selects, as ISPC and LLVM's vectorizer
+/// if-convert. Only the branch a lane takes may trap, so cloneLaneOp guards
+/// each branch's trapping operands with the lanes that take it.
+static bool isLaneBranch(Operation &op) {
+  auto branch = dyn_cast<scf::IfOp>(op);
+  if (!branch || !llvm::all_of(branch.getResultTypes(), isScalar))
+    return false;
+  return llvm::all_of(branch->getRegions(), [](Region &region) {
+    return region.empty() ||
+           llvm::all_of(region.front().without_terminator(), isLaneOp);
+  });
+}
+
+bool mlir::loom::isLaneOp(Operation &op) {
+  if (op.getNumRegions() != 0)
+    return isLaneBranch(op);
+  return isMemoryEffectFree(&op) &&
          (op.hasTrait<OpTrait::Elementwise>() ||
           op.hasTrait<OpTrait::ConstantLike>()) &&
          llvm::all_of(op.getOperandTypes(), isScalar) &&
@@ -63,10 +78,33 @@ bool mlir::loom::isElementwiseNest(scf::WhileOp loop) {
          !llvm::all_of(loop.getAfterBody()->without_terminator(), isLaneOp);
 }
 
+/// Clones the lane branch `branch` for one lane as both of its branches,
+/// each trap-safe off the lanes that take it, and a select per result.
+static void cloneLaneBranch(OpBuilder &b, Location loc, scf::IfOp branch,
+                            IRMapping &map, Value laneMask) {
+  Value cond = map.lookupOrDefault(branch.getCondition());
+  Value notCond = b.create<arith::XOrIOp>(
+      loc, cond, b.create<arith::ConstantOp>(loc, b.getBoolAttr(true)));
+  auto under = [&](Value taken) -> Value {
+    return laneMask ? b.create<arith::AndIOp>(loc, laneMask, taken) : taken;
+  };
+  SmallVector<Value> thenValues =
+      cloneLaneBlock(b, loc, *branch.thenBlock(), map, under(cond));
+  if (!branch.elseBlock())
+    return;
+  SmallVector<Value> elseValues =
+      cloneLaneBlock(b, loc, *branch.elseBlock(), map, under(notCond));
+  for (auto [result, thenValue, elseValue] :
+       llvm::zip(branch.getResults(), thenValues, elseValues))
+    map.map(result, b.create<arith::SelectOp>(loc, cond, thenValue, elseValue));
+}
+
 /// Clones `op` for one lane, with the operand that can trap made safe where
 /// `laneMask` (an i1, or null for none) is false.
 static void cloneLaneOp(OpBuilder &b, Location loc, Operation &op,
                         IRMapping &map, Value laneMask) {
+  if (auto branch = dyn_cast<scf::IfOp>(op))
+    return cloneLaneBranch(b, loc, branch, map, laneMask);
   Operation *clone = b.clone(op, map);
   std::optional<TrapGuard> guard = getTrapGuard(&op);
   if (!guard || !laneMask)
@@ -80,11 +118,9 @@ static void cloneLaneOp(OpBuilder &b, Location loc, Operation &op,
                     b.create<arith::SelectOp>(loc, laneMask, operand, safe));
 }
 
-/// Clones the ops of `block` but its terminator for one lane (cloneLaneOp).
-/// Returns the terminator's operands, mapped.
-static SmallVector<Value> cloneLaneBlock(OpBuilder &b, Location loc,
-                                         Block &block, IRMapping &map,
-                                         Value laneMask) {
+SmallVector<Value> mlir::loom::cloneLaneBlock(OpBuilder &b, Location loc,
+                                              Block &block, IRMapping &map,
+                                              Value laneMask) {
   for (Operation &op : block.without_terminator())
     cloneLaneOp(b, loc, op, map, laneMask);
   SmallVector<Value> results;
@@ -313,6 +349,11 @@ struct LaneCloner {
   void clone(Operation &op) {
     for (Value operand : op.getOperands())
       get(operand);
+    // A lane branch's ops read values from above it, too.
+    llvm::SetVector<Value> captured;
+    getUsedValuesDefinedAbove(op.getRegions(), captured);
+    for (Value value : captured)
+      get(value);
     cloneLaneOp(b, loc, op, map, guard);
   }
   void cloneAll(ArrayRef<Operation *> ops) {

@@ -17,6 +17,7 @@
 #include "loom/Interfaces/BatchingOpInterface.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 
 namespace mlir::loom {
 
@@ -34,9 +35,20 @@ SmallVector<Value> getOwnBatchedInits(scf::WhileOp loop,
                                       BatchingContext &context,
                                       OpBuilder &builder);
 
+/// A pure elementwise op on scalars, which a loop over lanes runs as it is,
+/// or an scf.if on scalars of such ops, which it runs as both branches and
+/// selects.
+bool isLaneOp(Operation &op);
+
+/// Clones the lane ops of `block` but its terminator for one lane, each
+/// trapping operand made safe where `laneMask` (an i1, or null for none) is
+/// false. Returns the terminator's operands, mapped.
+SmallVector<Value> cloneLaneBlock(OpBuilder &b, Location loc, Block &block,
+                                  IRMapping &map, Value laneMask);
+
 /// True for a scalar loop that can run as one loop over lanes per
 /// iteration: scalar carries, a condition that forwards carries, and
-/// regions of pure elementwise ops (arith, math) on scalars only.
+/// regions of lane ops (isLaneOp) only.
 bool isElementwiseLoop(scf::WhileOp loop);
 LogicalResult batchMaskedFused(scf::WhileOp loop, BatchingContext &context,
                                OpBuilder &builder);

@@ -16,17 +16,27 @@
 // around them:
 //
 //   slots: carries[W], captured per-lane values[W], lane[W], live[W]
+//   for every slot s: take the next lane the enclosing mask keeps
 //   while (any(live)):
 //     (c, forwarded) = before(carries)            under live
-//     for s: if live & !c: out[lane[s]] = forwarded[s]   (retire)
-//            if not live & c: take the next lane the enclosing mask keeps
-//                             (its inits and captured values; refilled)
-//     active = live & c (a refilled slot waits for the next trip)
+//     leaving = live & !c
+//     for s in leaving: out[lane[s]] = forwarded[s]           (retire)
+//     active = live & c
 //     carries = select(active, after(forwarded), carries)   under active
+//     for s in leaving: take the next lane the enclosing mask keeps
+//                       (its inits and captured values; refilled; it
+//                       waits for the next trip)
+//
+// "for s in leaving" visits only the slots whose lanes leave, by the set
+// bits of the mask as an integer (ISPC's foreach_active): a lane costs its
+// retirement and its replacement, not a pass over every slot on each trip
+// where one leaves. Lanes are independent, so which slot runs a lane does
+// not change what it computes.
 //
 //===----------------------------------------------------------------------===//
 
 #include "BatchingModels.h"
+#include "SCFWhileMasked.h"
 
 #include "loom/Dialect/Loom/IR/LoomDialect.h"
 #include "loom/Dialect/Loom/IR/LoomOps.h"
@@ -35,8 +45,12 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::loom;
@@ -168,27 +182,71 @@ Value findPending(BatchingContext &context, OpBuilder &b, Location loc,
   return scan.getResult(0);
 }
 
-/// When `cond` holds, `body` on each of the `width` slots in turn, threading
-/// `state`; otherwise `state` as it is.
-ValueRange forSlotsIf(
-    OpBuilder &b, Location loc, Value cond, int64_t width, ValueRange state,
+/// The slots that `mask` (tensor<Wxi1>) sets, as an i64 of bits for each
+/// 64 slots.
+SmallVector<Value> getSlotBits(OpBuilder &b, Location loc, Value mask,
+                               int64_t width) {
+  SmallVector<Value> words;
+  Type i64 = b.getI64Type();
+  Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+  Value one = b.create<arith::ConstantIndexOp>(loc, 1);
+  for (int64_t base = 0; base < width; base += 64) {
+    Value first = b.create<arith::ConstantIndexOp>(loc, base);
+    Value count = b.create<arith::ConstantIndexOp>(
+        loc, std::min<int64_t>(64, width - base));
+    Value none = b.create<arith::ConstantIntOp>(loc, 0, 64);
+    auto bits = b.create<scf::ForOp>(
+        loc, zero, count, one, ValueRange{none},
+        [&](OpBuilder &fb, Location fl, Value i, ValueRange acc) {
+          Value slot = fb.create<arith::AddIOp>(fl, first, i);
+          Value bit = fb.create<arith::ExtUIOp>(
+              fl, i64, fb.create<tensor::ExtractOp>(fl, mask, slot));
+          Value shift = fb.create<arith::IndexCastUIOp>(fl, i64, i);
+          Value placed = fb.create<arith::ShLIOp>(fl, bit, shift);
+          fb.create<scf::YieldOp>(
+              fl, ValueRange{fb.create<arith::OrIOp>(fl, acc[0], placed)});
+        });
+    words.push_back(bits.getResult(0));
+  }
+  return words;
+}
+
+/// `body` on each slot that `words` (getSlotBits) sets, lowest first,
+/// threading `state`; on none unless `enabled` (null: always). One trip per
+/// set bit: its slot by cttz, then the bit cleared.
+SmallVector<Value> forSetSlots(
+    OpBuilder &b, Location loc, ArrayRef<Value> words, Value enabled,
+    ValueRange state,
     function_ref<SmallVector<Value>(OpBuilder &, Location, Value, ValueRange)>
         body) {
-  auto guarded = b.create<scf::IfOp>(
-      loc, cond,
-      [&](OpBuilder &ib, Location il) {
-        Value zero = ib.create<arith::ConstantIndexOp>(il, 0);
-        Value one = ib.create<arith::ConstantIndexOp>(il, 1);
-        Value w = ib.create<arith::ConstantIndexOp>(il, width);
-        auto slots = ib.create<scf::ForOp>(
-            il, zero, w, one, state,
-            [&](OpBuilder &fb, Location fl, Value slot, ValueRange acc) {
-              fb.create<scf::YieldOp>(fl, body(fb, fl, slot, acc));
-            });
-        ib.create<scf::YieldOp>(il, slots.getResults());
-      },
-      [&](OpBuilder &ib, Location il) { ib.create<scf::YieldOp>(il, state); });
-  return guarded.getResults();
+  SmallVector<Value> current(state);
+  Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+  Value one = b.create<arith::ConstantIndexOp>(loc, 1);
+  Value oneBit = b.create<arith::ConstantIntOp>(loc, 1, 64);
+  for (auto [k, word] : llvm::enumerate(words)) {
+    Value count = b.create<arith::IndexCastUIOp>(
+        loc, b.getIndexType(), b.create<math::CtPopOp>(loc, word));
+    if (enabled)
+      count = b.create<arith::SelectOp>(loc, enabled, count, zero);
+    Value first = b.create<arith::ConstantIndexOp>(loc, 64 * k);
+    SmallVector<Value> inits{word};
+    llvm::append_range(inits, current);
+    auto slots = b.create<scf::ForOp>(
+        loc, zero, count, one, inits,
+        [&](OpBuilder &fb, Location fl, Value, ValueRange acc) {
+          Value bits = acc.front();
+          Value low = fb.create<arith::IndexCastUIOp>(
+              fl, fb.getIndexType(),
+              fb.create<math::CountTrailingZerosOp>(fl, bits));
+          Value slot = fb.create<arith::AddIOp>(fl, first, low);
+          SmallVector<Value> next{fb.create<arith::AndIOp>(
+              fl, bits, fb.create<arith::SubIOp>(fl, bits, oneBit))};
+          llvm::append_range(next, body(fb, fl, slot, acc.drop_front()));
+          fb.create<scf::YieldOp>(fl, next);
+        });
+    current.assign(slots.getResults().begin() + 1, slots.getResults().end());
+  }
+  return current;
 }
 
 } // namespace
@@ -204,15 +262,26 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
                                        "in gangs with refill", destinations,
                                        fromInit)))
     return failure();
+  // A loop of lane ops on scalars runs each trip as one pass over the slots
+  // (its before and after blocks cloned per slot, as batchMaskedFused does
+  // per lane); any other has its blocks outlined and batched at W lanes.
+  bool fused = isElementwiseLoop(loop);
   SmallVector<Value> captures;
-  FailureOr<GangBlock> before = outlineBlock(loop, *loop.getBeforeBody(),
-                                             "_gang_before", context, captures);
-  if (failed(before))
-    return failure();
-  FailureOr<GangBlock> after = outlineBlock(loop, *loop.getAfterBody(),
-                                            "_gang_after", context, captures);
-  if (failed(after))
-    return failure();
+  FailureOr<GangBlock> before = GangBlock(), after = GangBlock();
+  if (fused) {
+    llvm::SetVector<Value> captured;
+    getUsedValuesDefinedAbove(loop->getRegions(), captured);
+    captures.assign(captured.begin(), captured.end());
+  } else {
+    before = outlineBlock(loop, *loop.getBeforeBody(), "_gang_before", context,
+                          captures);
+    if (failed(before))
+      return failure();
+    after = outlineBlock(loop, *loop.getAfterBody(), "_gang_after", context,
+                         captures);
+    if (failed(after))
+      return failure();
+  }
 
   int64_t width = context.getGangWidth();
   unsigned numCarries = loop.getInits().size();
@@ -235,9 +304,6 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
   Value w = builder.create<arith::ConstantIndexOp>(loc, width);
   Value trueBit =
       builder.create<arith::ConstantOp>(loc, builder.getBoolAttr(true));
-  auto notOf = [&](OpBuilder &b, Location l, Value bit) -> Value {
-    return b.create<arith::XOrIOp>(l, bit, trueBit);
-  };
   // The arguments of an outlined block: its own (W lanes), then captures.
   auto blockArgs = [&](ValueRange own, ArrayRef<Value> capturedSlots,
                        Value mask) {
@@ -251,6 +317,129 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
     return args;
   };
 
+  // A slot takes the next pending lane, if one is left: its inits and
+  // captured values, its position, and the slot is live. `state` is
+  // carries, captured, lanes, live, next.
+  auto takeNext = [&](OpBuilder &fb, Location fl, Value slot,
+                      ValueRange acc) -> SmallVector<Value> {
+    SmallVector<Value> cur(acc);
+    Value &lanes = cur[numCarries + numCaptured];
+    Value &live = cur[numCarries + numCaptured + 1];
+    Value &next = cur.back();
+    Value pending = findPending(context, fb, fl, next);
+    Value take =
+        fb.create<arith::CmpIOp>(fl, arith::CmpIPredicate::ult, pending, n);
+    auto taken = fb.create<scf::IfOp>(
+        fl, take,
+        [&](OpBuilder &tb, Location tl) {
+          SmallVector<Value> filled;
+          for (auto [value, dest] :
+               llvm::zip(perLane, ArrayRef<Value>(cur).take_front(numCarries +
+                                                                  numCaptured)))
+            filled.push_back(insertLane(
+                tb, tl, extractLane(tb, tl, value, pending), dest, slot));
+          filled.push_back(
+              tb.create<tensor::InsertOp>(tl, pending, lanes, slot));
+          filled.push_back(
+              tb.create<tensor::InsertOp>(tl, trueBit, live, slot));
+          filled.push_back(tb.create<arith::AddIOp>(tl, pending, one));
+          tb.create<scf::YieldOp>(tl, filled);
+        },
+        [&](OpBuilder &tb, Location tl) { tb.create<scf::YieldOp>(tl, cur); });
+    return SmallVector<Value>(taken.getResults());
+  };
+
+  // One trip of a fused loop: one pass over the slots runs each live slot's
+  // predicate and, where it holds, its step (trap-safe elsewhere); the
+  // slots whose lanes leave keep their carries, which are the loop's
+  // results. Then, over the leaving slots only, each lane's results go to
+  // its place and the slot takes the next pending lane.
+  auto fusedTrip = [&](OpBuilder &wb, Location wl, const Slots &s) -> Slots {
+    Block &beforeBlock = *loop.getBeforeBody();
+    Block &afterBlock = *loop.getAfterBody();
+    scf::ConditionOp cond = loop.getConditionOp();
+    SmallVector<Value> inits(s.carries);
+    inits.push_back(s.live);
+    inits.push_back(wb.create<tensor::EmptyOp>(wl, ArrayRef<int64_t>{width},
+                                               wb.getI1Type()));
+    auto pass = wb.create<scf::ForOp>(
+        wl, zero, w, one, inits,
+        [&](OpBuilder &fb, Location fl, Value slot, ValueRange acc) {
+          auto at = [&](Value slots) -> Value {
+            return fb.create<tensor::ExtractOp>(fl, slots, slot);
+          };
+          Value live = at(acc[numCarries]);
+          IRMapping map;
+          unsigned next = 0;
+          for (auto [i, capture] : llvm::enumerate(captures))
+            map.map(capture, next < numCaptured && capturedAt[next] == i
+                                 ? at(s.captured[next++])
+                                 : context.lookup(capture));
+          SmallVector<Value> old;
+          for (Value carry : acc.take_front(numCarries))
+            old.push_back(at(carry));
+          map.map(beforeBlock.getArguments(), old);
+          Value p = cloneLaneBlock(fb, fl, beforeBlock, map, live).front();
+          Value active = fb.create<arith::AndIOp>(fl, live, p);
+          for (auto [arg, forwarded] :
+               llvm::zip(afterBlock.getArguments(), cond.getArgs()))
+            map.map(arg, old[*getForwardedCarry(loop, forwarded)]);
+          SmallVector<Value> stepped =
+              cloneLaneBlock(fb, fl, afterBlock, map, active);
+          SmallVector<Value> updated;
+          for (unsigned i = 0; i < numCarries; ++i)
+            updated.push_back(fb.create<tensor::InsertOp>(
+                fl, fb.create<arith::SelectOp>(fl, active, stepped[i], old[i]),
+                acc[i], slot));
+          updated.push_back(
+              fb.create<tensor::InsertOp>(fl, active, acc[numCarries], slot));
+          Value leaving = fb.create<arith::AndIOp>(
+              fl, live, fb.create<arith::XOrIOp>(fl, p, trueBit));
+          updated.push_back(fb.create<tensor::InsertOp>(
+              fl, leaving, acc[numCarries + 1], slot));
+          fb.create<scf::YieldOp>(fl, updated);
+        });
+    Slots t = s;
+    t.carries.assign(pass.getResults().begin(),
+                     pass.getResults().begin() + numCarries);
+    t.live = pass.getResult(numCarries);
+    Value leaving = pass.getResult(numCarries + 1);
+    SmallVector<Value> state(t.carries);
+    llvm::append_range(state, t.captured);
+    state.push_back(t.lanes);
+    state.push_back(t.live);
+    state.push_back(t.next);
+    unsigned numState = state.size();
+    llvm::append_range(state, t.outs);
+    SmallVector<Value> r = forSetSlots(
+        wb, wl, getSlotBits(wb, wl, leaving, width), Value(), state,
+        [&](OpBuilder &fb, Location fl, Value slot,
+            ValueRange acc) -> SmallVector<Value> {
+          Value lane = fb.create<tensor::ExtractOp>(
+              fl, acc[numCarries + numCaptured], slot);
+          SmallVector<Value> outs;
+          for (auto [out, forwarded] :
+               llvm::zip(acc.drop_front(numState), cond.getArgs()))
+            outs.push_back(insertLane(
+                fb, fl,
+                extractLane(fb, fl, acc[*getForwardedCarry(loop, forwarded)],
+                            slot),
+                out, lane));
+          SmallVector<Value> taken =
+              takeNext(fb, fl, slot, acc.take_front(numState));
+          llvm::append_range(taken, outs);
+          return taken;
+        });
+    t.carries.assign(r.begin(), r.begin() + numCarries);
+    t.captured.assign(r.begin() + numCarries,
+                      r.begin() + numCarries + numCaptured);
+    t.lanes = r[numCarries + numCaptured];
+    t.live = r[numCarries + numCaptured + 1];
+    t.next = r[numCarries + numCaptured + 2];
+    t.outs.assign(r.begin() + numState, r.end());
+    return t;
+  };
+
   // With no lane the slots would have nothing real to hold.
   Value any =
       builder.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ugt, n, zero);
@@ -258,7 +447,9 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
       loc, any,
       [&](OpBuilder &b, Location l) {
         // The first gang: lanes 0 .. W-1 (padding slots hold the last lane,
-        // not live); lanes the enclosing mask clears are never taken.
+        // not live); then each slot that holds no lane, a padding slot or
+        // one the enclosing mask clears (lanes 0 .. W-1 may all be), takes
+        // the next lane the mask keeps.
         SmallVector<Value> gathered;
         Value live = gatherGang(context, b, l, zero, perLane, width, gathered);
         // Lane positions clamped to the last lane (as the gather's), and
@@ -275,12 +466,27 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
                                     fl, lane, acc[0], s)});
                       })
                      .getResult(0);
+        Value next0 = b.create<arith::MinUIOp>(l, w, n);
+        SmallVector<Value> first(gathered);
+        first.push_back(lanes0);
+        first.push_back(live);
+        first.push_back(next0);
+        Value idle = b.create<arith::XOrIOp>(
+            l, live,
+            b.create<arith::ConstantOp>(
+                l, DenseElementsAttr::get(cast<ShapedType>(live.getType()),
+                                          true)));
+        Value pending0 =
+            b.create<arith::CmpIOp>(l, arith::CmpIPredicate::ult, next0, n);
+        SmallVector<Value> filled = forSetSlots(
+            b, l, getSlotBits(b, l, idle, width), pending0, first, takeNext);
         Slots init;
-        init.carries.assign(gathered.begin(), gathered.begin() + numCarries);
-        init.captured.assign(gathered.begin() + numCarries, gathered.end());
-        init.lanes = lanes0;
-        init.live = live;
-        init.next = b.create<arith::MinUIOp>(l, w, n);
+        init.carries.assign(filled.begin(), filled.begin() + numCarries);
+        init.captured.assign(filled.begin() + numCarries,
+                             filled.begin() + numCarries + numCaptured);
+        init.lanes = filled[numCarries + numCaptured];
+        init.live = filled[numCarries + numCaptured + 1];
+        init.next = filled.back();
         init.outs.assign(destinations.begin(), destinations.end());
         SmallVector<Value> inits = init.flatten();
 
@@ -294,6 +500,10 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
             },
             [&](OpBuilder &wb, Location wl, ValueRange args) {
               Slots s = Slots::unflatten(args, numCarries, numCaptured);
+              if (fused) {
+                wb.create<scf::YieldOp>(wl, fusedTrip(wb, wl, s).flatten());
+                return;
+              }
               auto pred = wb.create<func::CallOp>(
                   wl, before->func, blockArgs(s.carries, s.captured, s.live));
               SmallVector<Value> forwarded;
@@ -303,8 +513,6 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
               Value c = forwarded.front();
               forwarded.erase(forwarded.begin());
 
-              // Only a trip on which some lane leaves runs the scalar loops
-              // over slots; on the others the slots' state stays as it is.
               Value leaving = wb.create<arith::AndIOp>(
                   wl, s.live,
                   wb.create<arith::XOrIOp>(
@@ -313,32 +521,21 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
                           wl, DenseElementsAttr::get(
                                   cast<ShapedType>(c.getType()), true))));
               Value active = wb.create<arith::AndIOp>(wl, s.live, c);
-              Value anyLeaves = wb.create<AnyOp>(wl, wb.getI1Type(), leaving,
-                                                 wb.getI64IntegerAttr(0));
+              SmallVector<Value> leavingBits =
+                  getSlotBits(wb, wl, leaving, width);
               // Retire: a leaving lane's forwarded values go to its place,
               // read before the step may reuse their buffers.
-              ValueRange retired = forSlotsIf(
-                  wb, wl, anyLeaves, width, s.outs,
+              SmallVector<Value> retired = forSetSlots(
+                  wb, wl, leavingBits, Value(), s.outs,
                   [&](OpBuilder &fb, Location fl, Value slot,
                       ValueRange outs) -> SmallVector<Value> {
-                    Value done =
-                        fb.create<tensor::ExtractOp>(fl, leaving, slot);
                     Value lane =
                         fb.create<tensor::ExtractOp>(fl, s.lanes, slot);
-                    auto write = fb.create<scf::IfOp>(
-                        fl, done,
-                        [&](OpBuilder &tb, Location tl) {
-                          SmallVector<Value> written;
-                          for (auto [out, value] : llvm::zip(outs, forwarded))
-                            written.push_back(insertLane(
-                                tb, tl, extractLane(tb, tl, value, slot), out,
-                                lane));
-                          tb.create<scf::YieldOp>(tl, written);
-                        },
-                        [&](OpBuilder &tb, Location tl) {
-                          tb.create<scf::YieldOp>(tl, outs);
-                        });
-                    return SmallVector<Value>(write.getResults());
+                    SmallVector<Value> written;
+                    for (auto [out, value] : llvm::zip(outs, forwarded))
+                      written.push_back(insertLane(
+                          fb, fl, extractLane(fb, fl, value, slot), out, lane));
+                    return written;
                   });
 
               // The running lanes' step; the other slots keep their carries
@@ -375,47 +572,10 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
               state.push_back(t.lanes);
               state.push_back(t.live);
               state.push_back(t.next);
-              Value pendingLeft = wb.create<arith::AndIOp>(
-                  wl, anyLeaves,
-                  wb.create<arith::CmpIOp>(wl, arith::CmpIPredicate::ult,
-                                           t.next, n));
-              ValueRange r = forSlotsIf(
-                  wb, wl, pendingLeft, width, state,
-                  [&](OpBuilder &fb, Location fl, Value slot,
-                      ValueRange acc) -> SmallVector<Value> {
-                    SmallVector<Value> cur(acc);
-                    Value &lanes = cur[numCarries + numCaptured];
-                    Value &live = cur[numCarries + numCaptured + 1];
-                    Value &next = cur.back();
-                    Value held = fb.create<tensor::ExtractOp>(fl, live, slot);
-                    Value pending = findPending(context, fb, fl, next);
-                    Value take = fb.create<arith::AndIOp>(
-                        fl, notOf(fb, fl, held),
-                        fb.create<arith::CmpIOp>(fl, arith::CmpIPredicate::ult,
-                                                 pending, n));
-                    auto taken = fb.create<scf::IfOp>(
-                        fl, take,
-                        [&](OpBuilder &tb, Location tl) {
-                          SmallVector<Value> filled;
-                          for (auto [value, dest] : llvm::zip(
-                                   perLane, ArrayRef<Value>(cur).take_front(
-                                                numCarries + numCaptured)))
-                            filled.push_back(insertLane(
-                                tb, tl, extractLane(tb, tl, value, pending),
-                                dest, slot));
-                          filled.push_back(tb.create<tensor::InsertOp>(
-                              tl, pending, lanes, slot));
-                          filled.push_back(tb.create<tensor::InsertOp>(
-                              tl, trueBit, live, slot));
-                          filled.push_back(
-                              tb.create<arith::AddIOp>(tl, pending, one));
-                          tb.create<scf::YieldOp>(tl, filled);
-                        },
-                        [&](OpBuilder &tb, Location tl) {
-                          tb.create<scf::YieldOp>(tl, cur);
-                        });
-                    return SmallVector<Value>(taken.getResults());
-                  });
+              Value pendingLeft = wb.create<arith::CmpIOp>(
+                  wl, arith::CmpIPredicate::ult, t.next, n);
+              SmallVector<Value> r = forSetSlots(wb, wl, leavingBits,
+                                                 pendingLeft, state, takeNext);
               t.carries.assign(r.begin(), r.begin() + numCarries);
               t.captured.assign(r.begin() + numCarries,
                                 r.begin() + numCarries + numCaptured);
