@@ -125,7 +125,7 @@ clean:
 
 # The build without MPI stays working: configured and built once, loom-run
 # only, at -O0: it runs one small program (8 min 15 s on a 2-core Zen 3
-# host, where the optimized main build takes about 24 min).
+# host, where the optimized main build of every target took 12 min).
 check-no-mpi: deps
 	@[ -f $(NOMPI_BUILD)/build.ninja ] || cmake -G Ninja -S . -B $(NOMPI_BUILD) \
 	  -DLOOM_ENABLE_MPI=OFF -DCMAKE_C_FLAGS_RELEASE="-O0 -DNDEBUG" \
