@@ -55,8 +55,8 @@
 // REFILL: scf.if %[[ANY]]
 // REFILL: %[[GATHER:.*]]:3 = scf.for
 // REFILL: %[[NEXT:.*]] = arith.minui %{{.*}}, %[[N]] : index
-// REFILL: %[[IDLE:.*]] = arith.xori %[[GATHER]]#2, %{{.*}} : tensor<4xi1>
 // REFILL: %[[PENDING0:.*]] = arith.cmpi ult, %[[NEXT]], %[[N]] : index
+// REFILL: %[[IDLE:.*]] = arith.xori %[[GATHER]]#2, %{{.*}} : tensor<4xi1>
 // REFILL: %[[IDLEBITS:.*]] = scf.for {{.*}} -> (i64) {
 // REFILL: tensor.extract %[[IDLE]]
 // REFILL: %[[NIDLE:.*]] = math.ctpop %[[IDLEBITS]] : i64

@@ -83,8 +83,6 @@ bool mlir::loom::isElementwiseNest(scf::WhileOp loop) {
 static void cloneLaneBranch(OpBuilder &b, Location loc, scf::IfOp branch,
                             IRMapping &map, Value laneMask) {
   Value cond = map.lookupOrDefault(branch.getCondition());
-  Value notCond = b.create<arith::XOrIOp>(
-      loc, cond, b.create<arith::ConstantOp>(loc, b.getBoolAttr(true)));
   auto under = [&](Value taken) -> Value {
     return laneMask ? b.create<arith::AndIOp>(loc, laneMask, taken) : taken;
   };
@@ -92,6 +90,8 @@ static void cloneLaneBranch(OpBuilder &b, Location loc, scf::IfOp branch,
       cloneLaneBlock(b, loc, *branch.thenBlock(), map, under(cond));
   if (!branch.elseBlock())
     return;
+  Value notCond = b.create<arith::XOrIOp>(
+      loc, cond, b.create<arith::ConstantOp>(loc, b.getBoolAttr(true)));
   SmallVector<Value> elseValues =
       cloneLaneBlock(b, loc, *branch.elseBlock(), map, under(notCond));
   for (auto [result, thenValue, elseValue] :
@@ -350,10 +350,12 @@ struct LaneCloner {
     for (Value operand : op.getOperands())
       get(operand);
     // A lane branch's ops read values from above it, too.
-    llvm::SetVector<Value> captured;
-    getUsedValuesDefinedAbove(op.getRegions(), captured);
-    for (Value value : captured)
-      get(value);
+    if (op.getNumRegions() != 0) {
+      llvm::SetVector<Value> captured;
+      getUsedValuesDefinedAbove(op.getRegions(), captured);
+      for (Value value : captured)
+        get(value);
+    }
     cloneLaneOp(b, loc, op, map, guard);
   }
   void cloneAll(ArrayRef<Operation *> ops) {

@@ -98,6 +98,14 @@ FailureOr<GangBlock> outlineBlock(scf::WhileOp loop, Block &block,
   return batched;
 }
 
+/// The lanes `mask` (a tensor of i1) does not set.
+Value notLanes(OpBuilder &b, Location loc, Value mask) {
+  return b.create<arith::XOrIOp>(
+      loc, mask,
+      b.create<arith::ConstantOp>(
+          loc, DenseElementsAttr::get(cast<ShapedType>(mask.getType()), true)));
+}
+
 /// `value` on every one of `width` lanes when it is not batched already.
 Value toSlots(OpBuilder &b, Location loc, Value value, bool isBatched,
               int64_t width) {
@@ -127,12 +135,17 @@ struct Slots {
   Value next;                  // the first lane not taken yet
   SmallVector<Value> outs;     // the results, B lanes each
 
-  SmallVector<Value> flatten() const {
+  /// All but the outs: what a slot holds, and the next lane.
+  SmallVector<Value> state() const {
     SmallVector<Value> all(carries);
     llvm::append_range(all, captured);
     all.push_back(lanes);
     all.push_back(live);
     all.push_back(next);
+    return all;
+  }
+  SmallVector<Value> flatten() const {
+    SmallVector<Value> all = state();
     llvm::append_range(all, outs);
     return all;
   }
@@ -404,13 +417,8 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
                      pass.getResults().begin() + numCarries);
     t.live = pass.getResult(numCarries);
     Value leaving = pass.getResult(numCarries + 1);
-    SmallVector<Value> state(t.carries);
-    llvm::append_range(state, t.captured);
-    state.push_back(t.lanes);
-    state.push_back(t.live);
-    state.push_back(t.next);
-    unsigned numState = state.size();
-    llvm::append_range(state, t.outs);
+    SmallVector<Value> state = t.flatten();
+    unsigned numState = numCarries + numCaptured + 3;
     SmallVector<Value> r = forSetSlots(
         wb, wl, getSlotBits(wb, wl, leaving, width), Value(), state,
         [&](OpBuilder &fb, Location fl, Value slot,
@@ -430,14 +438,7 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
           llvm::append_range(taken, outs);
           return taken;
         });
-    t.carries.assign(r.begin(), r.begin() + numCarries);
-    t.captured.assign(r.begin() + numCarries,
-                      r.begin() + numCarries + numCaptured);
-    t.lanes = r[numCarries + numCaptured];
-    t.live = r[numCarries + numCaptured + 1];
-    t.next = r[numCarries + numCaptured + 2];
-    t.outs.assign(r.begin() + numState, r.end());
-    return t;
+    return Slots::unflatten(r, numCarries, numCaptured);
   };
 
   // With no lane the slots would have nothing real to hold.
@@ -471,22 +472,12 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
         first.push_back(lanes0);
         first.push_back(live);
         first.push_back(next0);
-        Value idle = b.create<arith::XOrIOp>(
-            l, live,
-            b.create<arith::ConstantOp>(
-                l, DenseElementsAttr::get(cast<ShapedType>(live.getType()),
-                                          true)));
         Value pending0 =
             b.create<arith::CmpIOp>(l, arith::CmpIPredicate::ult, next0, n);
-        SmallVector<Value> filled = forSetSlots(
-            b, l, getSlotBits(b, l, idle, width), pending0, first, takeNext);
-        Slots init;
-        init.carries.assign(filled.begin(), filled.begin() + numCarries);
-        init.captured.assign(filled.begin() + numCarries,
-                             filled.begin() + numCarries + numCaptured);
-        init.lanes = filled[numCarries + numCaptured];
-        init.live = filled[numCarries + numCaptured + 1];
-        init.next = filled.back();
+        Slots init = Slots::unflatten(
+            forSetSlots(b, l, getSlotBits(b, l, notLanes(b, l, live), width),
+                        pending0, first, takeNext),
+            numCarries, numCaptured);
         init.outs.assign(destinations.begin(), destinations.end());
         SmallVector<Value> inits = init.flatten();
 
@@ -513,13 +504,8 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
               Value c = forwarded.front();
               forwarded.erase(forwarded.begin());
 
-              Value leaving = wb.create<arith::AndIOp>(
-                  wl, s.live,
-                  wb.create<arith::XOrIOp>(
-                      wl, c,
-                      wb.create<arith::ConstantOp>(
-                          wl, DenseElementsAttr::get(
-                                  cast<ShapedType>(c.getType()), true))));
+              Value leaving =
+                  wb.create<arith::AndIOp>(wl, s.live, notLanes(wb, wl, c));
               Value active = wb.create<arith::AndIOp>(wl, s.live, c);
               SmallVector<Value> leavingBits =
                   getSlotBits(wb, wl, leaving, width);
@@ -567,22 +553,14 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
                                   .getResult(0);
 
               // Refill: a slot whose lane left takes the next pending lane.
-              SmallVector<Value> state(t.carries);
-              llvm::append_range(state, t.captured);
-              state.push_back(t.lanes);
-              state.push_back(t.live);
-              state.push_back(t.next);
               Value pendingLeft = wb.create<arith::CmpIOp>(
                   wl, arith::CmpIPredicate::ult, t.next, n);
-              SmallVector<Value> r = forSetSlots(wb, wl, leavingBits,
-                                                 pendingLeft, state, takeNext);
-              t.carries.assign(r.begin(), r.begin() + numCarries);
-              t.captured.assign(r.begin() + numCarries,
-                                r.begin() + numCarries + numCaptured);
-              t.lanes = r[numCarries + numCaptured];
-              t.live = r[numCarries + numCaptured + 1];
-              t.next = r[numCarries + numCaptured + 2];
-              wb.create<scf::YieldOp>(wl, t.flatten());
+              Slots u =
+                  Slots::unflatten(forSetSlots(wb, wl, leavingBits, pendingLeft,
+                                               t.state(), takeNext),
+                                   numCarries, numCaptured);
+              u.outs = t.outs;
+              wb.create<scf::YieldOp>(wl, u.flatten());
             });
         // What loom-vmap decided, and what makes loom-count-loop-iterations
         // count the live slots as this loop's lanes.
