@@ -27,14 +27,23 @@ namespace {
 
 /// The lane mask of a loop loom-vmap built masked (or of a gang's slots,
 /// with refill): the operand of the loom.any that decides it, seen through
-/// the all-reduce loom-shard may have put around it. Any other loop runs as
-/// one lane.
+/// the all-reduce loom-shard may have put around it, or the argument a
+/// refill loop names. Any other loop runs as one lane.
 Value maskOf(scf::WhileOp loop) {
   auto strategy =
       loop->getAttrOfType<LoopStrategyAttr>(LoomDialect::kStrategyAttrName);
   if (!isMaskedByVmap(loop) &&
       !(strategy && strategy.getValue() == LoopStrategy::Gang))
     return {};
+  if (auto at = loop->getAttrOfType<IntegerAttr>(LoomDialect::kLaneMaskAttrName);
+      at && at.getInt() >= 0 &&
+      at.getInt() < static_cast<int64_t>(loop.getBeforeArguments().size())) {
+    Value mask = loop.getBeforeArguments()[at.getInt()];
+    auto type = dyn_cast<RankedTensorType>(mask.getType());
+    return type && type.getRank() == 1 && type.getElementType().isInteger(1)
+               ? mask
+               : Value();
+  }
   Value cond = lookThroughScalarAllReduce(loop.getConditionOp().getCondition());
   if (auto any = cond.getDefiningOp<AnyOp>())
     if (any.getAxis() == 0 &&

@@ -410,6 +410,43 @@ func.func @loop_sync_on_for(%n: index) {
 
 // -----
 
+// A refill loop's lane mask is one of its before block's arguments...
+func.func @lane_mask_out_of_range(%m: tensor<4xi1>, %go: i1) {
+  // expected-error @+1 {{'loom.lane_mask' names argument #2 of a before block with 2}}
+  %r:2 = scf.while (%a = %m, %b = %go) : (tensor<4xi1>, i1) -> (tensor<4xi1>, i1) {
+    scf.condition(%b) %a, %b : tensor<4xi1>, i1
+  } do {
+  ^bb0(%a: tensor<4xi1>, %b: i1):
+    scf.yield %a, %b : tensor<4xi1>, i1
+  } attributes {loom.lane_mask = 2 : i64}
+  return
+}
+
+// -----
+
+// ...and a mask: loom-count-loop-iterations sums it as the loop's lanes.
+func.func @lane_mask_not_a_mask(%m: tensor<4xi1>, %go: i1) {
+  // expected-error @+1 {{'loom.lane_mask' names argument #1 of type 'i1', not a rank-1 tensor of i1}}
+  %r:2 = scf.while (%a = %m, %b = %go) : (tensor<4xi1>, i1) -> (tensor<4xi1>, i1) {
+    scf.condition(%b) %a, %b : tensor<4xi1>, i1
+  } do {
+  ^bb0(%a: tensor<4xi1>, %b: i1):
+    scf.yield %a, %b : tensor<4xi1>, i1
+  } attributes {loom.lane_mask = 1 : i64}
+  return
+}
+
+// -----
+
+// It annotates while loops only.
+func.func @lane_mask_on_op() {
+  // expected-error @+1 {{'loom.lane_mask' is an integer on scf.while loops}}
+  "test.op"() {loom.lane_mask = 0 : i64} : () -> ()
+  return
+}
+
+// -----
+
 // Loop annotations have their own attribute kinds.
 func.func @strategy_wrong_kind(%n: i1) {
   // expected-error @+1 {{'loom.loop_sync' must be a #loom.loop_sync<...> attribute, got #loom.strategy<masked>}}

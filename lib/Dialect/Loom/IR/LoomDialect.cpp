@@ -279,6 +279,27 @@ LogicalResult LoomDialect::verifyOperationAttribute(Operation *op,
              << "'" << attrName << "' is an array on the module";
     return success();
   }
+  if (attrName == kLaneMaskAttrName) {
+    auto loop = dyn_cast<scf::WhileOp>(op);
+    auto at = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!loop || !at)
+      return op->emitError()
+             << "'" << attrName << "' is an integer on scf.while loops";
+    int64_t index = at.getInt();
+    if (index < 0 ||
+        index >= static_cast<int64_t>(loop.getBeforeArguments().size()))
+      return op->emitError() << "'" << attrName << "' names argument #"
+                             << index << " of a before block with "
+                             << loop.getBeforeArguments().size();
+    auto type = dyn_cast<RankedTensorType>(
+        loop.getBeforeArguments()[index].getType());
+    if (!type || type.getRank() != 1 || !type.getElementType().isInteger(1))
+      return op->emitError()
+             << "'" << attrName << "' names argument #" << index << " of type "
+             << loop.getBeforeArguments()[index].getType()
+             << ", not a rank-1 tensor of i1";
+    return success();
+  }
   bool isStrategy = attrName == kStrategyAttrName;
   if (!isStrategy && attrName != kLoopSyncAttrName)
     return op->emitError() << "unknown operation attribute '" << attrName

@@ -1,5 +1,6 @@
 // RUN: loom-opt %s -loom-vmap="divergent=gang gang-width=4" -split-input-file -verify-diagnostics | FileCheck %s
-// RUN: loom-opt %s -loom-vmap="divergent=gang gang-width=4 refill=1" -split-input-file -mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=REFILL
+// RUN: loom-opt %s -loom-vmap="divergent=gang gang-width=4 refill=1" -split-input-file -mlir-print-op-on-diagnostic=false -o %t 2>&1 | FileCheck %s --check-prefix=REFILL-REMARK
+// RUN: FileCheck %s --check-prefix=REFILL < %t
 
 // divergent=gang: the outermost divergent loop runs in gangs of gang-width
 // lanes. The loop is outlined and batched at 4 lanes under a mask; each gang
@@ -46,7 +47,7 @@
 // cleared): the lane's carries, which are its results, are written at its
 // lane, and the slot takes the next lane if one is left. A batch of 0
 // skips it all.
-// REFILL: remark: loop is gang (width 4, refill): predicate depends on carry #0, batched through argument #0; divergent=gang
+// REFILL-REMARK: remark: loop is gang (width 4, refill): predicate depends on carry #0, batched through argument #0; divergent=gang
 // REFILL-NOT: func.func private @count_gang_before
 // REFILL-LABEL: func.func private @count_vmap_b(
 // REFILL-SAME: %[[XS:[^:]*]]: tensor<?xi32>
@@ -64,12 +65,13 @@
 // REFILL: %[[TRIPS0:.*]] = arith.select %[[PENDING0]], %[[NIDLE2]], %{{.*}} : index
 // REFILL: %[[FILLED:.*]]:6 = scf.for %{{.*}} = %{{.*}} to %[[TRIPS0]] {{.*}} iter_args(%{{.*}} = %[[IDLEBITS]], %{{.*}} = %[[GATHER]]#0, %{{.*}} = %[[GATHER]]#1, %{{.*}}, %{{.*}} = %[[GATHER]]#2, %{{.*}} = %[[NEXT]])
 // REFILL: math.cttz
-// REFILL: scf.while ({{.*}}%[[LIVE:[^ ]*]] = %[[FILLED]]#4, %{{.*}} = %[[FILLED]]#5,
-// REFILL: loom.any %[[LIVE]] along 0 : tensor<4xi1> -> i1
+// REFILL: %[[BUSY0:.*]] = loom.any %[[FILLED]]#4 along 0 : tensor<4xi1> -> i1
+// REFILL: scf.while ({{.*}}%[[LIVE:[^ ]*]] = %[[FILLED]]#4, %{{.*}} = %[[FILLED]]#5, {{.*}}, %[[BUSYARG:[^ ]*]] = %[[BUSY0]])
+// REFILL-NEXT: scf.condition(%[[BUSYARG]])
 // REFILL: } do {
 // REFILL: ^bb0(%[[C0:[^:]*]]: tensor<4xi32>, %[[C1:[^:]*]]: tensor<4xi32>, %[[LANES:[^:]*]]: tensor<4xindex>, %[[L:[^:]*]]: tensor<4xi1>, %[[PEND:[^:]*]]: index,
 // REFILL-NOT: func.call
-// REFILL: %[[PASS:[^ ]*]]:4 = scf.for %[[S:[^ ]*]] = {{.*}} iter_args(%[[A0:[^ ]*]] = %[[C0]], %[[A1:[^ ]*]] = %[[C1]], %[[AL:[^ ]*]] = %[[L]], %{{.*}} = %{{.*}})
+// REFILL: %[[PASS:[^ ]*]]:5 = scf.for %[[S:[^ ]*]] = {{.*}} iter_args(%[[A0:[^ ]*]] = %[[C0]], %[[A1:[^ ]*]] = %[[C1]], %[[AL:[^ ]*]] = %[[L]], %[[W:[^ ]*]] = %{{.*}}, %[[GO:[^ ]*]] = %false)
 // REFILL: %[[LIVE1:.*]] = tensor.extract %[[AL]][%[[S]]] : tensor<4xi1>
 // REFILL: %[[X:.*]] = tensor.extract %[[A0]][%[[S]]]
 // REFILL: %[[P:.*]] = arith.cmpi sgt, %[[X]]
@@ -79,12 +81,13 @@
 // REFILL: tensor.insert %[[ACT]] into %[[AL]][%[[S]]]
 // REFILL: %[[NOTP:.*]] = arith.xori %[[P]]
 // REFILL: %[[LEAVE:.*]] = arith.andi %[[LIVE1]], %[[NOTP]] : i1
-// REFILL: tensor.insert %[[LEAVE]]
-// REFILL: %[[BITS:.*]] = scf.for {{.*}} -> (i64) {
-// REFILL: tensor.extract %[[PASS]]#3
-// REFILL: %[[COUNT:.*]] = math.ctpop %[[BITS]] : i64
+// REFILL: %[[LEAVE64:.*]] = arith.extui %[[LEAVE]] : i1 to i64
+// REFILL: %[[BIT:.*]] = arith.shli %[[LEAVE64]]
+// REFILL: arith.ori %[[W]], %[[BIT]] : i64
+// REFILL: arith.ori %[[GO]], %[[ACT]] : i1
+// REFILL: %[[COUNT:.*]] = math.ctpop %[[PASS]]#3 : i64
 // REFILL: %[[TRIPS:.*]] = arith.index_castui %[[COUNT]]
-// REFILL: scf.for %{{.*}} = %{{.*}} to %[[TRIPS]] {{.*}} iter_args(%[[B:[^ ]*]] = %[[BITS]], %[[R0:[^ ]*]] = %[[PASS]]#0, %{{.*}} = %[[PASS]]#1, %[[RL:[^ ]*]] = %[[LANES]], %{{.*}} = %[[PASS]]#2, %[[PEND2:[^ ]*]] = %[[PEND]],
+// REFILL: %[[REFILLED:.*]]:8 = scf.for %{{.*}} = %{{.*}} to %[[TRIPS]] {{.*}} iter_args(%[[B:[^ ]*]] = %[[PASS]]#3, %[[R0:[^ ]*]] = %[[PASS]]#0, %{{.*}} = %[[PASS]]#1, %[[RL:[^ ]*]] = %[[LANES]], %{{.*}} = %[[PASS]]#2, %[[PEND2:[^ ]*]] = %[[PEND]],
 // REFILL: %[[LOW:.*]] = math.cttz %[[B]] : i64
 // REFILL: %[[LOWI:.*]] = arith.index_castui %[[LOW]]
 // REFILL: %[[SL:.*]] = arith.addi %{{.*}}, %[[LOWI]] : index
@@ -99,7 +102,10 @@
 // REFILL: tensor.insert %true into %{{.*}}[%[[SL]]] : tensor<4xi1>
 // REFILL: arith.addi %[[PEND2]], %c1
 // REFILL: scf.yield %[[REST]],
-// REFILL: } attributes {loom.strategy = #loom.strategy<gang>}
+// REFILL: %[[TOOK:.*]] = arith.cmpi ne, %[[REFILLED]]#5, %[[PEND]] : index
+// REFILL: %[[BUSY:.*]] = arith.ori %[[PASS]]#4, %[[TOOK]] : i1
+// REFILL: scf.yield {{.*}}, %[[BUSY]] :
+// REFILL: } attributes {loom.lane_mask = 3 : i64, loom.strategy = #loom.strategy<gang>}
 // REFILL: } else {
 // REFILL-NEXT: scf.yield %[[XS]]
 
@@ -155,7 +161,7 @@ func.func @main3(%xs: tensor<3xi32>) -> tensor<3xi32> {
 // REFILL: func.call @nest_gang_after_vmap_bbu_4_masked_gang(%[[NP]]#1, %[[NP]]#2, %{{.*}}, %[[NACTIVE]])
 // REFILL: math.ctpop %[[NBITS]]
 // REFILL: math.cttz
-// REFILL: } attributes {loom.strategy = #loom.strategy<gang>}
+// REFILL: } attributes {loom.lane_mask = {{[0-9]+}} : i64, loom.strategy = #loom.strategy<gang>}
 
 // CHECK-LABEL: func.func private @nest_gang_vmap_buu_4_masked_gang(
 // CHECK: } attributes {loom.strategy = #loom.strategy<masked>}

@@ -68,6 +68,10 @@ def Loom_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kStrategyAttrName = "loom.strategy";
     /// Loop attribute pinning the loop-sync mode of one loop.
     static constexpr ::llvm::StringLiteral kLoopSyncAttrName = "loom.loop_sync";
+    /// Attribute of a refill loop (an integer): which of its before block's
+    /// arguments is the mask of live slots, whose loop goes on by a flag
+    /// rather than by a loom.any of that mask.
+    static constexpr ::llvm::StringLiteral kLaneMaskAttrName = "loom.lane_mask";
 
   private:
     void registerAttributes();

@@ -134,8 +134,9 @@ struct Slots {
   Value live;                  // tensor<Wxi1>: the slot holds a lane
   Value next;                  // the first lane not taken yet
   SmallVector<Value> outs;     // the results, B lanes each
+  Value busy;                  // i1: some slot is live (the loop goes on)
 
-  /// All but the outs: what a slot holds, and the next lane.
+  /// What a slot holds, and the next lane.
   SmallVector<Value> state() const {
     SmallVector<Value> all(carries);
     llvm::append_range(all, captured);
@@ -147,9 +148,11 @@ struct Slots {
   SmallVector<Value> flatten() const {
     SmallVector<Value> all = state();
     llvm::append_range(all, outs);
+    all.push_back(busy);
     return all;
   }
-  static Slots unflatten(ValueRange all, unsigned numCarries,
+  /// The inverse of state(): outs and busy unset.
+  static Slots fromState(ValueRange all, unsigned numCarries,
                          unsigned numCaptured) {
     Slots s;
     s.carries.assign(all.begin(), all.begin() + numCarries);
@@ -159,7 +162,16 @@ struct Slots {
     s.lanes = all[0];
     s.live = all[1];
     s.next = all[2];
-    s.outs.assign(all.begin() + 3, all.end());
+    return s;
+  }
+  /// The inverse of flatten().
+  static Slots unflatten(ValueRange all, unsigned numCarries,
+                         unsigned numCaptured) {
+    unsigned numState = numCarries + numCaptured + 3;
+    Slots s = fromState(all.take_front(numState), numCarries, numCaptured);
+    ValueRange outs = all.drop_front(numState).drop_back();
+    s.outs.assign(outs.begin(), outs.end());
+    s.busy = all.back();
     return s;
   }
 };
@@ -365,62 +377,82 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
   // One trip of a fused loop: one pass over the slots runs each live slot's
   // predicate and, where it holds, its step (trap-safe elsewhere); the
   // slots whose lanes leave keep their carries, which are the loop's
-  // results. Then, over the leaving slots only, each lane's results go to
-  // its place and the slot takes the next pending lane.
+  // results. The pass also gathers the leaving slots as bits (an i64 for
+  // each 64 slots) and whether any slot goes on, in registers: a mask
+  // stored a byte per slot and read back whole stalls on store forwarding
+  // every trip. Then, over the leaving slots only, each lane's results go
+  // to its place and the slot takes the next pending lane.
   auto fusedTrip = [&](OpBuilder &wb, Location wl, const Slots &s) -> Slots {
     Block &beforeBlock = *loop.getBeforeBody();
     Block &afterBlock = *loop.getAfterBody();
     scf::ConditionOp cond = loop.getConditionOp();
-    SmallVector<Value> inits(s.carries);
-    inits.push_back(s.live);
-    inits.push_back(wb.create<tensor::EmptyOp>(wl, ArrayRef<int64_t>{width},
-                                               wb.getI1Type()));
-    auto pass = wb.create<scf::ForOp>(
-        wl, zero, w, one, inits,
-        [&](OpBuilder &fb, Location fl, Value slot, ValueRange acc) {
-          auto at = [&](Value slots) -> Value {
-            return fb.create<tensor::ExtractOp>(fl, slots, slot);
-          };
-          Value live = at(acc[numCarries]);
-          IRMapping map;
-          unsigned next = 0;
-          for (auto [i, capture] : llvm::enumerate(captures))
-            map.map(capture, next < numCaptured && capturedAt[next] == i
-                                 ? at(s.captured[next++])
-                                 : context.lookup(capture));
-          SmallVector<Value> old;
-          for (Value carry : acc.take_front(numCarries))
-            old.push_back(at(carry));
-          map.map(beforeBlock.getArguments(), old);
-          Value p = cloneLaneBlock(fb, fl, beforeBlock, map, live).front();
-          Value active = fb.create<arith::AndIOp>(fl, live, p);
-          for (auto [arg, forwarded] :
-               llvm::zip(afterBlock.getArguments(), cond.getArgs()))
-            map.map(arg, old[*getForwardedCarry(loop, forwarded)]);
-          SmallVector<Value> stepped =
-              cloneLaneBlock(fb, fl, afterBlock, map, active);
-          SmallVector<Value> updated;
-          for (unsigned i = 0; i < numCarries; ++i)
-            updated.push_back(fb.create<tensor::InsertOp>(
-                fl, fb.create<arith::SelectOp>(fl, active, stepped[i], old[i]),
-                acc[i], slot));
-          updated.push_back(
-              fb.create<tensor::InsertOp>(fl, active, acc[numCarries], slot));
-          Value leaving = fb.create<arith::AndIOp>(
-              fl, live, fb.create<arith::XOrIOp>(fl, p, trueBit));
-          updated.push_back(fb.create<tensor::InsertOp>(
-              fl, leaving, acc[numCarries + 1], slot));
-          fb.create<scf::YieldOp>(fl, updated);
-        });
+    Type i64 = wb.getI64Type();
     Slots t = s;
-    t.carries.assign(pass.getResults().begin(),
-                     pass.getResults().begin() + numCarries);
-    t.live = pass.getResult(numCarries);
-    Value leaving = pass.getResult(numCarries + 1);
-    SmallVector<Value> state = t.flatten();
+    SmallVector<Value> leavingBits;
+    Value going = wb.create<arith::ConstantOp>(wl, wb.getBoolAttr(false));
+    for (int64_t base = 0; base < width; base += 64) {
+      Value first = wb.create<arith::ConstantIndexOp>(wl, base);
+      Value end = wb.create<arith::ConstantIndexOp>(
+          wl, std::min<int64_t>(width, base + 64));
+      SmallVector<Value> inits(t.carries);
+      inits.push_back(t.live);
+      inits.push_back(wb.create<arith::ConstantIntOp>(wl, 0, 64));
+      inits.push_back(going);
+      auto pass = wb.create<scf::ForOp>(
+          wl, first, end, one, inits,
+          [&](OpBuilder &fb, Location fl, Value slot, ValueRange acc) {
+            auto at = [&](Value slots) -> Value {
+              return fb.create<tensor::ExtractOp>(fl, slots, slot);
+            };
+            Value live = at(acc[numCarries]);
+            IRMapping map;
+            unsigned next = 0;
+            for (auto [i, capture] : llvm::enumerate(captures))
+              map.map(capture, next < numCaptured && capturedAt[next] == i
+                                   ? at(s.captured[next++])
+                                   : context.lookup(capture));
+            SmallVector<Value> old;
+            for (Value carry : acc.take_front(numCarries))
+              old.push_back(at(carry));
+            map.map(beforeBlock.getArguments(), old);
+            Value p = cloneLaneBlock(fb, fl, beforeBlock, map, live).front();
+            Value active = fb.create<arith::AndIOp>(fl, live, p);
+            for (auto [arg, forwarded] :
+                 llvm::zip(afterBlock.getArguments(), cond.getArgs()))
+              map.map(arg, old[*getForwardedCarry(loop, forwarded)]);
+            SmallVector<Value> stepped =
+                cloneLaneBlock(fb, fl, afterBlock, map, active);
+            SmallVector<Value> updated;
+            for (unsigned i = 0; i < numCarries; ++i)
+              updated.push_back(fb.create<tensor::InsertOp>(
+                  fl,
+                  fb.create<arith::SelectOp>(fl, active, stepped[i], old[i]),
+                  acc[i], slot));
+            updated.push_back(
+                fb.create<tensor::InsertOp>(fl, active, acc[numCarries], slot));
+            Value leaving = fb.create<arith::AndIOp>(
+                fl, live, fb.create<arith::XOrIOp>(fl, p, trueBit));
+            Value shift = fb.create<arith::IndexCastUIOp>(
+                fl, i64, fb.create<arith::SubIOp>(fl, slot, first));
+            updated.push_back(fb.create<arith::OrIOp>(
+                fl, acc[numCarries + 1],
+                fb.create<arith::ShLIOp>(
+                    fl, fb.create<arith::ExtUIOp>(fl, i64, leaving), shift)));
+            updated.push_back(
+                fb.create<arith::OrIOp>(fl, acc[numCarries + 2], active));
+            fb.create<scf::YieldOp>(fl, updated);
+          });
+      t.carries.assign(pass.getResults().begin(),
+                       pass.getResults().begin() + numCarries);
+      t.live = pass.getResult(numCarries);
+      leavingBits.push_back(pass.getResult(numCarries + 1));
+      going = pass.getResult(numCarries + 2);
+    }
     unsigned numState = numCarries + numCaptured + 3;
+    SmallVector<Value> state = t.state();
+    llvm::append_range(state, t.outs);
     SmallVector<Value> r = forSetSlots(
-        wb, wl, getSlotBits(wb, wl, leaving, width), Value(), state,
+        wb, wl, leavingBits, Value(), state,
         [&](OpBuilder &fb, Location fl, Value slot,
             ValueRange acc) -> SmallVector<Value> {
           Value lane = fb.create<tensor::ExtractOp>(
@@ -438,7 +470,14 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
           llvm::append_range(taken, outs);
           return taken;
         });
-    return Slots::unflatten(r, numCarries, numCaptured);
+    Slots u = Slots::fromState(ArrayRef<Value>(r).take_front(numState),
+                               numCarries, numCaptured);
+    u.outs.assign(r.begin() + numState, r.end());
+    // A slot took a lane exactly when the next lane moved on.
+    u.busy = wb.create<arith::OrIOp>(
+        wl, going,
+        wb.create<arith::CmpIOp>(wl, arith::CmpIPredicate::ne, u.next, t.next));
+    return u;
   };
 
   // With no lane the slots would have nothing real to hold.
@@ -474,20 +513,19 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
         first.push_back(next0);
         Value pending0 =
             b.create<arith::CmpIOp>(l, arith::CmpIPredicate::ult, next0, n);
-        Slots init = Slots::unflatten(
+        Slots init = Slots::fromState(
             forSetSlots(b, l, getSlotBits(b, l, notLanes(b, l, live), width),
                         pending0, first, takeNext),
             numCarries, numCaptured);
         init.outs.assign(destinations.begin(), destinations.end());
+        init.busy = b.create<AnyOp>(l, b.getI1Type(), init.live,
+                                    b.getI64IntegerAttr(0));
         SmallVector<Value> inits = init.flatten();
 
         auto refill = b.create<scf::WhileOp>(
             l, TypeRange(ValueRange(inits)), inits,
             [&](OpBuilder &wb, Location wl, ValueRange args) {
-              Slots s = Slots::unflatten(args, numCarries, numCaptured);
-              Value busy = wb.create<AnyOp>(wl, wb.getI1Type(), s.live,
-                                            wb.getI64IntegerAttr(0));
-              wb.create<scf::ConditionOp>(wl, busy, args);
+              wb.create<scf::ConditionOp>(wl, args.back(), args);
             },
             [&](OpBuilder &wb, Location wl, ValueRange args) {
               Slots s = Slots::unflatten(args, numCarries, numCaptured);
@@ -556,10 +594,12 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
               Value pendingLeft = wb.create<arith::CmpIOp>(
                   wl, arith::CmpIPredicate::ult, t.next, n);
               Slots u =
-                  Slots::unflatten(forSetSlots(wb, wl, leavingBits, pendingLeft,
+                  Slots::fromState(forSetSlots(wb, wl, leavingBits, pendingLeft,
                                                t.state(), takeNext),
                                    numCarries, numCaptured);
               u.outs = t.outs;
+              u.busy = wb.create<AnyOp>(wl, wb.getI1Type(), u.live,
+                                        wb.getI64IntegerAttr(0));
               wb.create<scf::YieldOp>(wl, u.flatten());
             });
         // What loom-vmap decided, and what makes loom-count-loop-iterations
@@ -567,6 +607,8 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
         refill->setAttr(
             LoomDialect::kStrategyAttrName,
             LoopStrategyAttr::get(loop.getContext(), LoopStrategy::Gang));
+        refill->setAttr(LoomDialect::kLaneMaskAttrName,
+                        b.getI64IntegerAttr(numCarries + numCaptured + 1));
         Slots done =
             Slots::unflatten(refill.getResults(), numCarries, numCaptured);
         b.create<scf::YieldOp>(l, done.outs);
