@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
@@ -22,10 +23,17 @@ BatchingContext::~BatchingContext() = default;
 //===----------------------------------------------------------------------===//
 
 std::optional<TrapGuard> mlir::loom::getTrapGuard(Operation *op) {
-  if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
-          arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op))
-    return TrapGuard{/*operand=*/1, /*safeValue=*/1};
-  return std::nullopt;
+  bool isSigned =
+      isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
+          arith::FloorDivSIOp>(op);
+  if (!isSigned &&
+      !isa<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp>(op))
+    return std::nullopt;
+  APInt divisor;
+  if (matchPattern(op->getOperand(1), m_ConstantInt(&divisor)) &&
+      !divisor.isZero() && !(isSigned && divisor.isAllOnes()))
+    return std::nullopt;
+  return TrapGuard{/*operand=*/1, /*safeValue=*/1};
 }
 
 //===----------------------------------------------------------------------===//

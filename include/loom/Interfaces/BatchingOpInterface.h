@@ -52,7 +52,10 @@ struct TrapGuard {
 /// lanes the scalar program would not run it on (finished lanes of a masked
 /// loop, the untaken side of a per-lane branch), whose operands are stale or
 /// arbitrary: every rule that does so makes this operand safe there. An op
-/// that can trap is added here, in one place.
+/// that can trap is added here, in one place. A constant divisor that is
+/// neither 0 nor, for a signed op, -1 traps on no lane, and needs no guard:
+/// left constant, LLVM divides a vector by it with multiplies and shifts
+/// where a guarded divisor has it divide lane by lane.
 std::optional<TrapGuard> getTrapGuard(Operation *op);
 
 /// What a batching rule sees of `loom-vmap`. Values passed to `isBatched`,

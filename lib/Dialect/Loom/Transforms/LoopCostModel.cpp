@@ -54,6 +54,7 @@
 
 #include "LoopCostModel.h"
 #include "BatchingModels/SCFWhileMasked.h"
+#include "loom/Interfaces/BatchingOpInterface.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -91,6 +92,12 @@ static bool runsLaneByLane(Operation *op, const BatchednessAnalysis &analysis) {
   auto anyBatched = [&](ValueRange values) {
     return llvm::any_of(values, [&](Value v) { return analysis.isBatched(v); });
   };
+  // Division by a constant that cannot trap stays a vector op (multiplies
+  // and shifts); any other divisor is guarded, and divides lane by lane.
+  if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+          arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op) &&
+      !getTrapGuard(op))
+    return false;
   if (isScalarOnly(op))
     return anyBatched(op->getOperands());
   if (auto extract = dyn_cast<tensor::ExtractOp>(op))

@@ -36,9 +36,12 @@ func.func @main(%a: tensor<?xi32>) -> tensor<?xi32> {
 
 // Both sides of a per-lane branch run on every lane: each side's divisor is
 // selected under that side's mask (then: c, else: !c); a division outside
-// any mask is left alone, as every lane runs it in the scalar program too.
+// any mask is left alone, as every lane runs it in the scalar program too,
+// and so is one by a constant that traps on no lane (7; but not -1, whose
+// signed division traps on INT_MIN).
 // CHECK-LABEL: func.func private @g_vmap_bb(
 // CHECK-SAME: %[[X:[^:]*]]: tensor<?xi32>
+// CHECK: %[[SEVEN:.*]] = linalg.fill ins(%c7_i32 : i32)
 // CHECK: %[[C:.*]] = arith.cmpi ne, %[[X]], %{{.*}} : tensor<?xi32>
 // CHECK: %[[NOTC:.*]] = arith.xori %[[C]], %{{.*}} : tensor<?xi1>
 // CHECK: %[[T:.*]] = linalg.generic {{.*}} ins(%[[C]], %[[X]] : tensor<?xi1>, tensor<?xi32>)
@@ -46,17 +49,20 @@ func.func @main(%a: tensor<?xi32>) -> tensor<?xi32> {
 // CHECK: arith.ceildivsi %{{.*}}, %[[T]] : tensor<?xi32>
 // CHECK: %[[E:.*]] = linalg.generic {{.*}} ins(%[[NOTC]], %{{.*}} : tensor<?xi1>, tensor<?xi32>)
 // CHECK: arith.select
-// CHECK: arith.floordivsi %{{.*}}, %[[E]] : tensor<?xi32>
+// CHECK: %[[Q0:.*]] = arith.floordivsi %{{.*}}, %[[E]] : tensor<?xi32>
+// CHECK-NEXT: arith.floordivsi %[[Q0]], %[[SEVEN]] : tensor<?xi32>
 // CHECK: arith.remui %{{.*}}, %[[X]] : tensor<?xi32>
 func.func @g(%x: i32, %n: i32) -> i32 {
   %c0 = arith.constant 0 : i32
   %c7 = arith.constant 7 : i32
+  %cm1 = arith.constant -1 : i32
   %nz = arith.cmpi ne, %x, %c0 : i32
   %r = scf.if %nz -> i32 {
     %q = arith.ceildivsi %n, %x : i32
     scf.yield %q : i32
   } else {
-    %q = arith.floordivsi %n, %c7 : i32
+    %q0 = arith.floordivsi %n, %cm1 : i32
+    %q = arith.floordivsi %q0, %c7 : i32
     scf.yield %q : i32
   }
   %u = arith.remui %r, %x : i32

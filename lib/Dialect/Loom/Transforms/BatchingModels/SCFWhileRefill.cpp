@@ -17,7 +17,8 @@
 //
 //   slots: carries[W], captured per-lane values[W], lane[W], live[W]
 //   for every slot s: take the next lane the enclosing mask keeps
-//   while (any(live)):
+//   busy = any(live)
+//   while (busy):
 //     (c, forwarded) = before(carries)            under live
 //     leaving = live & !c
 //     for s in leaving: out[lane[s]] = forwarded[s]           (retire)
@@ -26,6 +27,11 @@
 //     for s in leaving: take the next lane the enclosing mask keeps
 //                       (its inits and captured values; refilled; it
 //                       waits for the next trip)
+//     busy = any(active) | some slot took a lane
+//
+// The flag, not any(live) at the top of a trip, decides the loop: `live`
+// was just stored a byte at a time, and one wide load of it stalls on
+// store forwarding every trip.
 //
 // "for s in leaving" visits only the slots whose lanes leave, by the set
 // bits of the mask as an integer (ISPC's foreach_active): a lane costs its
@@ -598,8 +604,14 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
                                                t.state(), takeNext),
                                    numCarries, numCaptured);
               u.outs = t.outs;
-              u.busy = wb.create<AnyOp>(wl, wb.getI1Type(), u.live,
-                                        wb.getI64IntegerAttr(0));
+              // As in the fused trip: read from `active` as it was
+              // computed, not from `live` after the byte stores of refill.
+              u.busy = wb.create<arith::OrIOp>(
+                  wl,
+                  wb.create<AnyOp>(wl, wb.getI1Type(), active,
+                                   wb.getI64IntegerAttr(0)),
+                  wb.create<arith::CmpIOp>(wl, arith::CmpIPredicate::ne,
+                                           u.next, t.next));
               wb.create<scf::YieldOp>(wl, u.flatten());
             });
         // What loom-vmap decided, and what makes loom-count-loop-iterations
