@@ -23,11 +23,9 @@ BatchingContext::~BatchingContext() = default;
 //===----------------------------------------------------------------------===//
 
 std::optional<TrapGuard> mlir::loom::getTrapGuard(Operation *op) {
-  bool isSigned =
-      isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
-          arith::FloorDivSIOp>(op);
-  if (!isSigned &&
-      !isa<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp>(op))
+  bool isSigned = isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
+                      arith::FloorDivSIOp>(op);
+  if (!isSigned && !isa<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp>(op))
     return std::nullopt;
   APInt divisor;
   if (matchPattern(op->getOperand(1), m_ConstantInt(&divisor)) &&

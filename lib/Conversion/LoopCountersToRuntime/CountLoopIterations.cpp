@@ -35,7 +35,8 @@ Value maskOf(scf::WhileOp loop) {
   if (!isMaskedByVmap(loop) &&
       !(strategy && strategy.getValue() == LoopStrategy::Gang))
     return {};
-  if (auto at = loop->getAttrOfType<IntegerAttr>(LoomDialect::kLaneMaskAttrName);
+  if (auto at =
+          loop->getAttrOfType<IntegerAttr>(LoomDialect::kLaneMaskAttrName);
       at && at.getInt() >= 0 &&
       at.getInt() < static_cast<int64_t>(loop.getBeforeArguments().size())) {
     Value mask = loop.getBeforeArguments()[at.getInt()];

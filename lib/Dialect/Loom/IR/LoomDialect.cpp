@@ -288,11 +288,11 @@ LogicalResult LoomDialect::verifyOperationAttribute(Operation *op,
     int64_t index = at.getInt();
     if (index < 0 ||
         index >= static_cast<int64_t>(loop.getBeforeArguments().size()))
-      return op->emitError() << "'" << attrName << "' names argument #"
-                             << index << " of a before block with "
-                             << loop.getBeforeArguments().size();
-    auto type = dyn_cast<RankedTensorType>(
-        loop.getBeforeArguments()[index].getType());
+      return op->emitError()
+             << "'" << attrName << "' names argument #" << index
+             << " of a before block with " << loop.getBeforeArguments().size();
+    auto type =
+        dyn_cast<RankedTensorType>(loop.getBeforeArguments()[index].getType());
     if (!type || type.getRank() != 1 || !type.getElementType().isInteger(1))
       return op->emitError()
              << "'" << attrName << "' names argument #" << index << " of type "

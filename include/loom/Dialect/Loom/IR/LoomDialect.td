@@ -32,7 +32,8 @@ def Loom_Dialect : Dialect {
       marks the axis a mesh splits across shards, and `loom.context` marks
       the shard context argument that `loom-shard` adds;
     * loop annotations (`loom.strategy`, `loom.loop_sync`) that pin the
-      lowering of one loop.
+      lowering of one loop, and `loom.lane_mask`, which names the live-slot
+      mask of a refill loop for loop counters.
 
     **Keys.** A threefry key is JAX's raw `uint32[2]` key. MLIR's `arith`
     works on signless integers, so a key is a `tensor<2xi32>` whose two words

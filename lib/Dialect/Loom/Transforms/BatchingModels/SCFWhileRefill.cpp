@@ -610,8 +610,8 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
                   wl,
                   wb.create<AnyOp>(wl, wb.getI1Type(), active,
                                    wb.getI64IntegerAttr(0)),
-                  wb.create<arith::CmpIOp>(wl, arith::CmpIPredicate::ne,
-                                           u.next, t.next));
+                  wb.create<arith::CmpIOp>(wl, arith::CmpIPredicate::ne, u.next,
+                                           t.next));
               wb.create<scf::YieldOp>(wl, u.flatten());
             });
         // What loom-vmap decided, and what makes loom-count-loop-iterations
