@@ -35,16 +35,10 @@ Value maskOf(scf::WhileOp loop) {
   if (!isMaskedByVmap(loop) &&
       !(strategy && strategy.getValue() == LoopStrategy::Gang))
     return {};
+  // The dialect's verifier has checked that it names a mask.
   if (auto at =
-          loop->getAttrOfType<IntegerAttr>(LoomDialect::kLaneMaskAttrName);
-      at && at.getInt() >= 0 &&
-      at.getInt() < static_cast<int64_t>(loop.getBeforeArguments().size())) {
-    Value mask = loop.getBeforeArguments()[at.getInt()];
-    auto type = dyn_cast<RankedTensorType>(mask.getType());
-    return type && type.getRank() == 1 && type.getElementType().isInteger(1)
-               ? mask
-               : Value();
-  }
+          loop->getAttrOfType<IntegerAttr>(LoomDialect::kLaneMaskAttrName))
+    return loop.getBeforeArguments()[at.getInt()];
   Value cond = lookThroughScalarAllReduce(loop.getConditionOp().getCondition());
   if (auto any = cond.getDefiningOp<AnyOp>())
     if (any.getAxis() == 0 &&

@@ -73,18 +73,20 @@ using namespace mlir::loom;
 
 /// True for a random-number op, a transcendental function (which
 /// convert-math-to-libm makes a C library call, vectorized or not; sqrt, abs,
-/// fma and rounding have vector instructions) or an integer division (x86 has
-/// no vector one): ops a batched form runs lane by lane on batched operands.
+/// fma and rounding have vector instructions) or an integer division whose
+/// divisor gets a trap guard (x86 has no vector division; by a constant that
+/// cannot trap, which has no guard, LLVM divides a vector with multiplies and
+/// shifts): ops a batched form runs lane by lane on batched operands.
 static bool isScalarOnly(Operation *op) {
-  return isa<
-      RandomKeyOp, RandomSplitOp, RandomFoldInOp, RandomBitsOp, RandomUniformOp,
-      RandomNormalOp, RandomRandIntOp, math::SinOp, math::CosOp, math::TanOp,
-      math::AsinOp, math::AcosOp, math::AtanOp, math::Atan2Op, math::SinhOp,
-      math::CoshOp, math::TanhOp, math::AsinhOp, math::AcoshOp, math::AtanhOp,
-      math::ExpOp, math::Exp2Op, math::ExpM1Op, math::LogOp, math::Log2Op,
-      math::Log10Op, math::Log1pOp, math::PowFOp, math::ErfOp, math::CbrtOp,
-      arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
-      arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op);
+  return isa<RandomKeyOp, RandomSplitOp, RandomFoldInOp, RandomBitsOp,
+             RandomUniformOp, RandomNormalOp, RandomRandIntOp, math::SinOp,
+             math::CosOp, math::TanOp, math::AsinOp, math::AcosOp, math::AtanOp,
+             math::Atan2Op, math::SinhOp, math::CoshOp, math::TanhOp,
+             math::AsinhOp, math::AcoshOp, math::AtanhOp, math::ExpOp,
+             math::Exp2Op, math::ExpM1Op, math::LogOp, math::Log2Op,
+             math::Log10Op, math::Log1pOp, math::PowFOp, math::ErfOp,
+             math::CbrtOp>(op) ||
+         getTrapGuard(op);
 }
 
 /// True for an op whose masked batching rule is a loop over lanes.
@@ -92,12 +94,6 @@ static bool runsLaneByLane(Operation *op, const BatchednessAnalysis &analysis) {
   auto anyBatched = [&](ValueRange values) {
     return llvm::any_of(values, [&](Value v) { return analysis.isBatched(v); });
   };
-  // Division by a constant that cannot trap stays a vector op (multiplies
-  // and shifts); any other divisor is guarded, and divides lane by lane.
-  if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
-          arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op) &&
-      !getTrapGuard(op))
-    return false;
   if (isScalarOnly(op))
     return anyBatched(op->getOperands());
   if (auto extract = dyn_cast<tensor::ExtractOp>(op))
