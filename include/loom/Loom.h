@@ -72,6 +72,11 @@ struct CompileOptions {
   /// Under DivergentPolicy::Gang: a slot of a gang whose lane leaves the
   /// outermost loop takes the shard's next pending lane.
   bool refill = false;
+  /// Under DivergentPolicy::Auto on a CPU: where the cost model cannot
+  /// tell refill from a lock-step strategy for a loop nest, compile both,
+  /// and let each shard time them on its first calls and keep the faster
+  /// (docs/vmap.md). Off under LoopSyncPolicy::Global.
+  bool adaptive = true;
   LoopSyncPolicy loopSync = LoopSyncPolicy::Auto;
   /// Allow a*b+c to become a fused multiply-add. Off by default, so every
   /// strategy and shard count computes the same bits.

@@ -207,6 +207,7 @@ loom::detail::runFrontEnd(std::unique_ptr<llvm::MemoryBuffer> buffer,
   if (options.gangWidth)
     batching.gangWidth = options.gangWidth;
   batching.refill = options.refill;
+  batching.adaptive = options.adaptive;
   batching.shards = *shards;
   batching.loopSync = options.loopSync;
   batching.counters = options.countLoops;

@@ -61,6 +61,10 @@ LoomVmapPassOptions LoomPipelineOptions::vmapOptions() const {
   vmap.gangOverhead = gangOverhead;
   vmap.refillOpCost = refillOpCost;
   vmap.vectorLibmOps = vectorLibmOps;
+  // Each shard picks its variant alone, and under global sync every masked
+  // loop holds a collective that the shards must all enter.
+  vmap.adaptive = adaptive && loopSync != LoopSyncPolicy::Global;
+  vmap.adaptiveFactor = adaptiveFactor;
   return vmap;
 }
 

@@ -18,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <limits>
 
 using namespace loom;
@@ -33,6 +34,12 @@ bool checkKind(ShardContext &ctx, const char *function, int32_t kind,
                  fmt::format("{}: unsupported reduction kind {} (expected {})",
                              function, kind, expected));
   return false;
+}
+
+int64_t steadyNanos() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
 }
 
 bool isIntKind(int32_t kind) {
@@ -153,6 +160,15 @@ void loom_rt_count_iteration(int64_t handle, int32_t loop,
   LoopStats &counts = stats.loops[loop];
   ++counts.iterations;
   counts.activeLaneIterations += activeLanes;
+}
+
+int32_t loom_rt_variant_begin(int64_t handle, int32_t site, int32_t count) {
+  return ShardContext::fromAbiHandle(handle).variants.begin(site, count,
+                                                            steadyNanos());
+}
+
+void loom_rt_variant_end(int64_t handle, int32_t site) {
+  ShardContext::fromAbiHandle(handle).variants.end(site, steadyNanos());
 }
 
 } // extern "C"

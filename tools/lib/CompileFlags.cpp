@@ -47,6 +47,13 @@ static cl::opt<bool> refill("refill",
                             cl::desc("With --divergent gang: a gang's slot "
                                      "whose lane is done takes the next lane"),
                             cl::cat(tools::compileCategory()));
+static cl::opt<bool> adaptive("adaptive",
+                              cl::desc("With --divergent auto: time refill "
+                                       "against lock-step at run time where "
+                                       "the cost model cannot tell them "
+                                       "apart (--adaptive=0: one strategy)"),
+                              cl::init(true),
+                              cl::cat(tools::compileCategory()));
 static cl::opt<std::string> loopSync("loop-sync",
                                      cl::desc("auto | global | local"),
                                      cl::init("auto"),
@@ -112,6 +119,12 @@ Result<CompileOptions> loom::tools::compileOptionsFromFlags(bool countLoops) {
         "--gang-width applies to gangs: it needs --divergent gang or auto");
   options.gangWidth = gangWidth;
   options.refill = refill;
+  if (adaptive.getNumOccurrences() && adaptive &&
+      options.divergent != DivergentPolicy::Auto)
+    return Status::error(
+        "--adaptive applies to --divergent auto, which alone weighs "
+        "strategies");
+  options.adaptive = adaptive;
   auto ls = parseLoopSyncPolicy(loopSync);
   if (!ls)
     return ls.status();
@@ -151,8 +164,9 @@ static std::string flagName(const cl::Option &option) {
 /// Every flag of compileCategory().
 static llvm::ArrayRef<const cl::Option *> compileFlags() {
   static const cl::Option *const flags[] = {
-      &entryName, &backend,       &shards,   &divergent, &gangWidth, &refill,
-      &loopSync,  &fpContraction, &optLevel, &targetCPU, &gpuArch,   &cudaPath};
+      &entryName, &backend,  &shards,   &divergent,     &gangWidth,
+      &refill,    &adaptive, &loopSync, &fpContraction, &optLevel,
+      &targetCPU, &gpuArch,  &cudaPath};
   return flags;
 }
 

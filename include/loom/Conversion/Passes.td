@@ -68,6 +68,10 @@ def ConvertMeshToLoomRuntime : Pass<"convert-mesh-to-loom-runtime", "ModuleOp"> 
     * `loom.sum` of `mesh.all_gather(x)` along axis 0 (how `loom-shard`
       writes a float sum across shards): one call that adds every lane's
       value in global lane order.
+    * `loom.variant_begin` and its `loom.variant_end`: calls of
+      `loom_rt_variant_begin` and `loom_rt_variant_end` with the site's
+      number (in module order); in a function without a shard context, the
+      primary variant (`false`).
 
     ```mlir
     %g = mesh.all_reduce %t on @loom_mesh mesh_axes = [0]

@@ -113,6 +113,14 @@ public:
   /// the cost model's choice under auto.
   virtual int64_t getGangWidth() const = 0;
   virtual bool getGangRefill(Operation *loop) const = 0;
+  /// Whether getLoopStrategy decided to compile `loop` two ways, its
+  /// strategy and an alternative, for the runtime to time
+  /// (loom.variant_begin).
+  virtual bool hasAlternative(Operation *loop) const = 0;
+  /// Makes the alternative (or, with false, the strategy getLoopStrategy
+  /// returned) what getGangRefill and the loops nested in `loop` see while
+  /// that form is built, and returns its strategy.
+  virtual LoopStrategy useVariant(Operation *loop, bool alternative) = 0;
   /// Inserts `scalar` (a function a rule outlined, not yet in any module)
   /// into the module and returns its clone batched at `getGangWidth()` lanes
   /// for `signature`, under a mask (a trailing tensor<Wxi1>), with every

@@ -44,6 +44,18 @@ struct LoomPipelineOptions : public PassPipelineOptions<LoomPipelineOptions> {
       llvm::cl::desc("With divergent=gang: a gang's slot whose lane leaves "
                      "the outermost loop takes the shard's next pending lane"),
       llvm::cl::init(LoomVmapPassOptions{}.refill)};
+  PassOptions::Option<bool> adaptive{
+      *this, "adaptive",
+      llvm::cl::desc("divergent=auto on a CPU: compile refill and a "
+                     "lock-step strategy for a nest the model cannot tell "
+                     "apart, and time them at run time (off with "
+                     "loop-sync=global)"),
+      llvm::cl::init(LoomVmapPassOptions{}.adaptive)};
+  PassOptions::Option<double> adaptiveFactor{
+      *this, "adaptive-factor",
+      llvm::cl::desc("How much costlier than the cheapest the second "
+                     "strategy may be modelled, and still be timed"),
+      llvm::cl::init(LoomVmapPassOptions{}.adaptiveFactor)};
   PassOptions::Option<VmapTarget> target{
       *this, "target",
       llvm::cl::desc("Where the batched code runs (input to the cost model)"),

@@ -34,6 +34,7 @@
 #define LOOM_RUNTIME_MESH_H
 
 #include "loom/Runtime/ABI.h"
+#include "loom/Runtime/Variants.h"
 #include "loom/Support/Limits.h"
 #include "loom/Support/Status.h"
 
@@ -135,6 +136,9 @@ struct alignas(64) ShardContext {
   /// enters the same ones in the same order, so backends may use it to
   /// pick double-buffered scratch.
   uint64_t round = 0;
+  /// Which compiled variant this shard runs at each loom.variant_begin;
+  /// kept across runs, unlike the stats.
+  VariantChoices variants;
   /// Whatever else a backend keeps per shard (a device stream, an MPI
   /// communicator); null for the CPU thread mesh.
   void *backendData = nullptr;

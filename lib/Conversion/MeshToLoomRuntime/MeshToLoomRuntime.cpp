@@ -186,6 +186,45 @@ struct Lowering {
     op.erase();
     return success();
   }
+
+  // variant_begin => call loom_rt_variant_begin(ctx, site, 2) != 0
+  // variant_end   => call loom_rt_variant_end(ctx, site)
+  // Sites are numbered in module order. Without a shard context nothing
+  // could keep a choice across calls: the primary runs.
+  void lowerVariants() {
+    SmallVector<VariantBeginOp> begins;
+    module.walk([&](VariantBeginOp op) { begins.push_back(op); });
+    OpBuilder b(module.getContext());
+    for (auto [site, begin] : llvm::enumerate(begins)) {
+      Location loc = begin.getLoc();
+      auto end = cast<VariantEndOp>(
+          *llvm::find_if(begin->getUsers(),
+                         [](Operation *op) { return isa<VariantEndOp>(op); }));
+      b.setInsertionPoint(begin);
+      Value ctx = getEnclosingShardContext(begin);
+      Value alternative;
+      if (ctx) {
+        Value id = b.create<arith::ConstantIntOp>(loc, site, 32);
+        Value count = b.create<arith::ConstantIntOp>(loc, 2, 32);
+        Value chosen =
+            b.create<func::CallOp>(loc, declare(RuntimeFunction::VariantBegin),
+                                   ValueRange{ctx, id, count})
+                .getResult(0);
+        Value zero = b.create<arith::ConstantIntOp>(loc, 0, 32);
+        alternative = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne,
+                                              chosen, zero);
+        b.setInsertionPoint(end);
+        b.create<func::CallOp>(end.getLoc(),
+                               declare(RuntimeFunction::VariantEnd),
+                               ValueRange{ctx, id});
+      } else {
+        alternative = b.create<arith::ConstantIntOp>(loc, 0, 1);
+      }
+      end.erase();
+      begin.getAlternative().replaceAllUsesWith(alternative);
+      begin.erase();
+    }
+  }
 };
 
 struct ConvertMeshToLoomRuntime
@@ -206,6 +245,7 @@ struct ConvertMeshToLoomRuntime
       if (failed(r))
         return signalPassFailure();
     }
+    lowering.lowerVariants();
     // The mesh itself has no code: the runtime is the mesh now.
     for (auto mesh : llvm::make_early_inc_range(module.getOps<mesh::MeshOp>()))
       mesh.erase();

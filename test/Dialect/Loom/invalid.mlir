@@ -512,3 +512,41 @@ func.func private @batch_axis_kind() -> (tensor<4xf32> {loom.batch_axis = "zero"
 // The shard context is an i64 handle.
 // expected-error @+1 {{'loom.context' marks an i64 argument and takes no value}}
 func.func private @context_type(i32 {loom.context})
+
+// -----
+
+// The runtime times what lies between a variant_begin and its one end.
+func.func @variant_without_end() -> i1 {
+  // expected-error @+1 {{'loom.variant_begin' op must have exactly one loom.variant_end, found 0}}
+  %alt = loom.variant_begin
+  return %alt : i1
+}
+
+// -----
+
+func.func @variant_two_ends() {
+  // expected-error @+1 {{'loom.variant_begin' op must have exactly one loom.variant_end, found 2}}
+  %alt = loom.variant_begin
+  loom.variant_end %alt
+  loom.variant_end %alt
+  return
+}
+
+// -----
+
+func.func @variant_end_elsewhere(%c: i1) {
+  // expected-error @+1 {{'loom.variant_begin' op must be ended by a loom.variant_end in its block}}
+  %alt = loom.variant_begin
+  scf.if %c {
+    loom.variant_end %alt
+  }
+  return
+}
+
+// -----
+
+func.func @variant_end_of_other(%c: i1) {
+  // expected-error @+1 {{'loom.variant_end' op operand must be the result of a loom.variant_begin}}
+  loom.variant_end %c
+  return
+}

@@ -123,3 +123,18 @@ func.func @loop_annotations(%n: i32) -> i32 {
                 loom.loop_sync = #loom.loop_sync<local>}
   return %r : i32
 }
+
+// CHECK-LABEL: func.func @timed_variants
+// CHECK: %[[ALT:.*]] = loom.variant_begin
+// CHECK: scf.if %[[ALT]] -> (i32)
+// CHECK: loom.variant_end %[[ALT]]
+func.func @timed_variants(%a: i32, %b: i32) -> i32 {
+  %alt = loom.variant_begin
+  %r = scf.if %alt -> (i32) {
+    scf.yield %a : i32
+  } else {
+    scf.yield %b : i32
+  }
+  loom.variant_end %alt
+  return %r : i32
+}

@@ -42,6 +42,8 @@ TEST(RuntimeFunctionsTest, NamesAndTypesAreTheABIs) {
       {"loom_rt_ordered_sum_f64", "(i64, i64, i64) -> f64"},
       {"loom_rt_ok", "(i64) -> i32"},
       {"loom_rt_count_iteration", "(i64, i32, i64) -> ()"},
+      {"loom_rt_variant_begin", "(i64, i32, i32) -> i32"},
+      {"loom_rt_variant_end", "(i64, i32) -> ()"},
       {"loom_rt_gpu_launch", "(i64, i64, i64, i64, i64, i32, i64, i64) -> i32"},
   };
   ASSERT_EQ(std::size(::loom::kRuntimeFunctions), std::size(expected));

@@ -164,6 +164,89 @@ TEST(SplitLanes, ContiguousCoveringAndBalanced) {
 }
 
 //===----------------------------------------------------------------------===//
+// Variant choices
+//===----------------------------------------------------------------------===//
+
+/// Runs one visit of `site` at fake time `now`, taking `times[variant]`.
+int32_t visit(VariantChoices &choices, int32_t site, int64_t &now,
+              const int64_t (&times)[2]) {
+  int32_t variant = choices.begin(site, 2, now);
+  now += times[variant];
+  choices.end(site, now);
+  return variant;
+}
+
+TEST(VariantChoices, TimesEachInTurnThenKeepsTheFaster) {
+  VariantChoices choices;
+  int64_t now = 1000;
+  const int64_t times[2] = {500, 200};
+  std::vector<int32_t> ran;
+  for (int i = 0; i < 2 * VariantChoices::kTrials + 3; ++i) {
+    if (i < 2 * VariantChoices::kTrials)
+      EXPECT_EQ(choices.chosen(0), -1) << i;
+    ran.push_back(visit(choices, 0, now, times));
+  }
+  EXPECT_EQ(ran, (std::vector<int32_t>{0, 1, 0, 1, 1, 1, 1}));
+  EXPECT_EQ(choices.chosen(0), 1);
+  EXPECT_EQ(choices.bestTime(0, 0), 500);
+  EXPECT_EQ(choices.bestTime(0, 1), 200);
+}
+
+TEST(VariantChoices, TheFastestTrialCountsAndTiesKeepThePrimary) {
+  // The first visit pays for cold caches: its time must not decide.
+  VariantChoices choices;
+  int64_t now = 0;
+  visit(choices, 3, now, {900, 0});
+  visit(choices, 3, now, {0, 300});
+  visit(choices, 3, now, {250, 0});
+  visit(choices, 3, now, {0, 400});
+  EXPECT_EQ(choices.chosen(3), 0);
+  EXPECT_EQ(choices.bestTime(3, 0), 250);
+  EXPECT_EQ(choices.bestTime(3, 1), 300);
+  // Sites are independent, and an unvisited one is undecided.
+  EXPECT_EQ(choices.chosen(1), -1);
+  VariantChoices tie;
+  for (int i = 0; i < 2 * VariantChoices::kTrials; ++i)
+    visit(tie, 0, now, {100, 100});
+  EXPECT_EQ(tie.chosen(0), 0);
+}
+
+TEST(VariantChoices, BadSitesAndCountsRunThePrimary) {
+  VariantChoices choices;
+  EXPECT_EQ(choices.begin(-1, 2, 0), 0);
+  EXPECT_EQ(choices.begin(VariantChoices::kMaxSite, 2, 0), 0);
+  EXPECT_EQ(choices.begin(0, 3, 0), 0);
+  EXPECT_EQ(choices.begin(0, 0, 0), 0);
+  choices.end(-1, 10);
+  choices.end(VariantChoices::kMaxSite, 10);
+  // An end without a begin records nothing.
+  choices.end(5, 10);
+  EXPECT_EQ(choices.bestTime(5, 0), -1);
+  EXPECT_EQ(choices.bestTime(0, 7), -1);
+}
+
+TEST(VariantChoices, EachShardKeepsItsOwnAcrossRuns) {
+  auto mesh = makeMesh(2);
+  ASSERT_TRUE(mesh);
+  std::vector<int32_t> ran[2];
+  for (int run = 0; run < 6; ++run) {
+    Status status = mesh->run(2, [&](ShardContext &ctx) {
+      int64_t handle = ctx.abiHandle();
+      int32_t variant = loom_rt_variant_begin(handle, 0, 2);
+      // Shard 0's alternative is slow, shard 1's primary.
+      if ((ctx.shard == 0) == (variant == 1))
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      loom_rt_variant_end(handle, 0);
+      ran[ctx.shard].push_back(variant);
+      return Status::success();
+    });
+    ASSERT_TRUE(status.ok()) << status.message();
+  }
+  EXPECT_EQ(ran[0], (std::vector<int32_t>{0, 1, 0, 1, 0, 0}));
+  EXPECT_EQ(ran[1], (std::vector<int32_t>{0, 1, 0, 1, 1, 1}));
+}
+
+//===----------------------------------------------------------------------===//
 // SpinBarrier
 //===----------------------------------------------------------------------===//
 

@@ -372,5 +372,35 @@ OpFoldResult RandomBitsOp::fold(FoldAdaptor adaptor) {
   return DenseElementsAttr::get(tensor, words);
 }
 
+//===----------------------------------------------------------------------===//
+// Variants
+//===----------------------------------------------------------------------===//
+
+// The runtime times what lies between the two, so each begin has exactly
+// one end after it in its block, and an end ends a begin.
+LogicalResult VariantBeginOp::verify() {
+  SmallVector<VariantEndOp> ends;
+  for (Operation *user : getAlternative().getUsers())
+    if (auto end = dyn_cast<VariantEndOp>(user))
+      ends.push_back(end);
+  if (ends.size() != 1)
+    return emitOpError() << "must have exactly one loom.variant_end, found "
+                         << ends.size();
+  if (ends.front()->getBlock() != (*this)->getBlock())
+    return emitOpError() << "must be ended by a loom.variant_end in its block";
+  return success();
+}
+
+LogicalResult VariantEndOp::verify() {
+  auto begin = getAlternative().getDefiningOp<VariantBeginOp>();
+  if (!begin)
+    return emitOpError() << "operand must be the result of a "
+                         << "loom.variant_begin";
+  if (begin->getBlock() == (*this)->getBlock() &&
+      !begin->isBeforeInBlock(*this))
+    return emitOpError() << "must come after its loom.variant_begin";
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "loom/Dialect/Loom/IR/LoomOps.cpp.inc"

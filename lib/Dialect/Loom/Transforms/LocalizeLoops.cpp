@@ -42,6 +42,16 @@ Operation *otherCollective(scf::WhileOp loop, Operation *except) {
   return found;
 }
 
+/// True when `loop` is in one of the variants a loom.variant_begin chooses.
+bool inTimedVariant(Operation *loop) {
+  for (Operation *parent = loop->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (auto branch = dyn_cast<scf::IfOp>(parent))
+      if (branch.getCondition().getDefiningOp<VariantBeginOp>())
+        return true;
+  return false;
+}
+
 std::string describe(Operation *collective) {
   // Name what the collective reduces: the loom op it serves.
   Operation *user = collective;
@@ -94,6 +104,16 @@ struct LoomLocalizeLoops
                       : mode ? " (requested)"
                              : "";
     Operation *coupling = otherCollective(loop, pred->reduce);
+    // Every shard must enter a global loop's collective, and a shard picks
+    // its variant alone: the others may be running the other one.
+    bool keepsCollective =
+        mode == LoopSync::Global || coupling || !isMaskedByVmap(loop);
+    if (keepsCollective && inTimedVariant(loop))
+      return loop.emitError()
+             << "loop-sync global cannot apply to a loop inside a variant "
+             << "of loom.variant_begin: each shard picks its variant alone, "
+             << "so the shards might not all run this loop (compile with "
+             << "loom-vmap adaptive=0)";
 
     if (mode == LoopSync::Global) {
       loop.emitRemark() << "loop-sync global" << how

@@ -318,6 +318,12 @@ private:
 };
 } // namespace
 
+std::string mlir::loom::describeVariant(LoopVariant variant) {
+  if (variant.strategy == LoopStrategy::Gang)
+    return variant.refill ? "gang with refill" : "gang";
+  return stringifyLoopStrategy(variant.strategy).str();
+}
+
 LoopCostDecision
 mlir::loom::chooseDivergentStrategy(Operation *loop,
                                     const BatchednessAnalysis &analysis,
@@ -374,12 +380,24 @@ mlir::loom::chooseDivergentStrategy(Operation *loop,
         cost(params.refillOpCost) * carries * std::ceil(batch / width);
     refill = std::pow(gangDivergence, depth - 1) *
              (gangOpCost * (vectorOps + refillOps) + batchedLanes);
+    double lockStep = best;
     if (gang < best) {
-      best = gang;
+      best = lockStep = gang;
       decision = {LoopStrategy::Gang, false};
     }
-    if (refill < best)
+    LoopVariant lockStepVariant{decision.strategy, decision.refill};
+    if (refill < best) {
+      best = refill;
       decision = {LoopStrategy::Gang, true};
+    }
+    // How much refill gains over lock-step is how unevenly the lanes' trip
+    // counts spread, which the IR does not show: where the model's two
+    // sides are close, the runtime times both.
+    double other = decision.refill ? lockStep : refill;
+    if (params.adaptive && other <= cost(params.adaptiveFactor) * best)
+      decision.alternative = decision.refill
+                                 ? lockStepVariant
+                                 : LoopVariant{LoopStrategy::Gang, true};
   }
   // The counts let benchmarks/fit-cost-model.py refit the constants from
   // remarks alone.
@@ -404,6 +422,12 @@ mlir::loom::chooseDivergentStrategy(Operation *loop,
                              ? (decision.refill ? "gang with refill is cheapest"
                                                 : "gang is cheapest")
                              : "neither is cheaper")
+               .str();
+  if (decision.alternative)
+    why += llvm::formatv("; within {0}x of each other, so {1} is compiled "
+                         "too, and each shard times both on its first calls",
+                         params.adaptiveFactor,
+                         describeVariant(*decision.alternative))
                .str();
   decision.why = why;
   return decision;

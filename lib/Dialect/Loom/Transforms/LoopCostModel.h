@@ -17,6 +17,7 @@
 #include "loom/Dialect/Loom/IR/LoomOps.h"
 #include "loom/Dialect/Loom/Transforms/Passes.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::loom {
@@ -58,7 +59,23 @@ struct LoopCostParams {
   /// Whether gang is a candidate: the loop is the outermost divergent loop
   /// of its nest.
   bool mayGang = false;
+  /// Whether to compile a second strategy next to the cheapest, for the
+  /// runtime to time (refill when the cheapest runs in lock-step, else the
+  /// cheapest lock-step one), when it is modelled at most `adaptiveFactor`
+  /// times the cheapest's cost.
+  bool adaptive = LoomVmapPassOptions{}.adaptive;
+  double adaptiveFactor = LoomVmapPassOptions{}.adaptiveFactor;
 };
+
+/// A strategy of the outermost loop of a nest: gang with or without refill,
+/// or another one.
+struct LoopVariant {
+  LoopStrategy strategy;
+  bool refill = false;
+};
+
+/// "masked", "per-lane", "gang" or "gang with refill".
+std::string describeVariant(LoopVariant variant);
 
 struct LoopCostDecision {
   LoopStrategy strategy;
@@ -66,6 +83,9 @@ struct LoopCostDecision {
   bool refill = false;
   /// One clause for the loop's remark, e.g. "cost model: masked 272 < ...".
   std::string why;
+  /// The strategy compiled next to it, for the runtime to time against it
+  /// (`params.adaptive`).
+  std::optional<LoopVariant> alternative;
 };
 
 /// Chooses masked, per-lane or (when `params.mayGang`) gang, with or without

@@ -238,12 +238,12 @@ struct LoomShard : mlir::loom::impl::LoomShardBase<LoomShard> {
     return success();
   }
 
-  /// Every entry, and every function that holds a collective, takes the
-  /// shard context.
+  /// Every entry, and every function that holds a collective or a variant
+  /// choice, takes the shard context.
   void addContexts(ModuleOp module, ArrayRef<func::FuncOp> entries) {
     SmallVector<func::FuncOp> roots(entries.begin(), entries.end());
     module.walk([&](Operation *op) {
-      if (isShardCollective(op))
+      if (needsShardContext(op))
         roots.push_back(op->getParentOfType<func::FuncOp>());
     });
     addShardContexts(module, roots);

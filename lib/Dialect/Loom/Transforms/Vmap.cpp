@@ -397,6 +397,8 @@ struct LoomVmapPass : public mlir::loom::impl::LoomVmapPassBase<LoomVmapPass> {
     settings.cost.gangOverhead = gangOverhead;
     settings.cost.refillOpCost = refillOpCost;
     settings.cost.vectorLibmOps = vectorLibmOps;
+    settings.cost.adaptive = adaptive;
+    settings.cost.adaptiveFactor = adaptiveFactor;
     settings.assumedBatch = assumedBatch;
     VmapExpander expander(module, settings);
 

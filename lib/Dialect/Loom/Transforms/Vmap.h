@@ -152,6 +152,10 @@ public:
   bool getGangRefill(Operation *loop) const override {
     return refillLoops.contains(loop);
   }
+  bool hasAlternative(Operation *loop) const override {
+    return variants.contains(loop);
+  }
+  LoopStrategy useVariant(Operation *loop, bool alternative) override;
   FailureOr<func::FuncOp>
   batchGangBody(func::FuncOp scalar, ArrayRef<bool> signature, Operation *site,
                 bool isGangLoop, SmallVectorImpl<bool> &resultBatched) override;
@@ -176,6 +180,8 @@ private:
   DenseSet<Operation *> gangLoops;
   /// The gang loops whose slots refill.
   DenseSet<Operation *> refillLoops;
+  /// Loops compiled two ways: the primary and the alternative.
+  DenseMap<Operation *, std::pair<LoopVariant, LoopVariant>> variants;
   Value batchSize;
   IRMapping mapping;
   /// The broadcast of each unbatched value, and the all-true mask.

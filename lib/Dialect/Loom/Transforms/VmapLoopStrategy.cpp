@@ -153,6 +153,19 @@ std::string FunctionBatcher::explainControl(Operation *loop) const {
   return text;
 }
 
+/// True when `loop` or a loop in it is pinned to loom.loop_sync<global>.
+static bool hasGlobalSyncPin(Operation *loop) {
+  return loop
+      ->walk([](Operation *op) {
+        auto pin =
+            op->getAttrOfType<LoopSyncAttr>(LoomDialect::kLoopSyncAttrName);
+        return pin && pin.getValue() == LoopSync::Global
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 FailureOr<LoopStrategy> FunctionBatcher::getLoopStrategy(Operation *loop) {
   const VmapSettings &settings = expander.getSettings();
   auto pin =
@@ -226,10 +239,17 @@ FailureOr<LoopStrategy> FunctionBatcher::getLoopStrategy(Operation *loop) {
     params.batch = params.batchAssumed ? settings.assumedBatch : batch;
     // Gangs (and their refill) are a choice for the outermost loop only.
     params.mayGang = !isNestedInDivergentLoop(loop);
+    // A variant a shard picks alone must not hold a loop that every
+    // shard has to run (loom.loop_sync<global>).
+    // (A for loop with per-lane bounds left here runs lane by lane.)
+    params.adaptive =
+        params.adaptive && isa<scf::WhileOp>(loop) && !hasGlobalSyncPin(loop);
     LoopCostDecision decision = chooseDivergentStrategy(loop, analysis, params);
     strategy = decision.strategy;
     refill = decision.refill;
     why = decision.why;
+    if (decision.alternative)
+      variants[loop] = {LoopVariant{strategy, refill}, *decision.alternative};
   }
   if (strategy == LoopStrategy::Gang) {
     gangLoops.insert(loop);
@@ -293,4 +313,18 @@ FunctionBatcher::getStrategyInGang(Operation *loop, LoopStrategyAttr pin,
     remark << " (loom.strategy<gang> applies to the outermost divergent "
               "loop of a nest)";
   return LoopStrategy::Masked;
+}
+
+LoopStrategy FunctionBatcher::useVariant(Operation *loop, bool alternative) {
+  auto it = variants.find(loop);
+  assert(it != variants.end() && "a loop compiled one way");
+  LoopVariant variant = alternative ? it->second.second : it->second.first;
+  gangLoops.erase(loop);
+  refillLoops.erase(loop);
+  if (variant.strategy == LoopStrategy::Gang) {
+    gangLoops.insert(loop);
+    if (variant.refill)
+      refillLoops.insert(loop);
+  }
+  return variant.strategy;
 }

@@ -106,6 +106,10 @@ bool mlir::loom::isShardCollective(Operation *op) {
   return isa<mesh::AllReduceOp, mesh::AllGatherOp>(op);
 }
 
+bool mlir::loom::needsShardContext(Operation *op) {
+  return isShardCollective(op) || isa<VariantBeginOp, VariantEndOp>(op);
+}
+
 ScalarAllReduce mlir::loom::buildScalarAllReduce(OpBuilder &b, Location loc,
                                                  Value local,
                                                  StringRef meshName,

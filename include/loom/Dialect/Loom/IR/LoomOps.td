@@ -309,4 +309,47 @@ def Loom_RandomRandIntOp : Loom_RandomOp<"randint"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Variants timed at run time
+//===----------------------------------------------------------------------===//
+
+def Loom_VariantBeginOp : Loom_Op<"variant_begin"> {
+  let summary = "Picks one of two lowerings of a loop nest, timing both first";
+  let description = [{
+    Starts a region of code compiled two ways: the `scf.if` on its result
+    runs the alternative lowering where it is true, the primary one where it
+    is false, and the `loom.variant_end` of the same result ends the region.
+    loom-vmap `divergent=auto` builds one where its cost model cannot tell
+    from the IR which of two strategies is faster for a loop nest, because
+    that depends on how unevenly the lanes' trip counts spread (`adaptive`).
+
+    At run time each shard times the two on its first calls, alternately,
+    then keeps the faster for every later call. Both compute the same bits,
+    so the choice changes only the time. Lowered by
+    `-convert-mesh-to-loom-runtime` to `loom_rt_variant_begin` and
+    `loom_rt_variant_end`; in a function without a shard context it is the
+    primary (`false`).
+
+    ```mlir
+    %alt = loom.variant_begin
+    %r = scf.if %alt -> (tensor<?xf32>) { ... } else { ... }
+    loom.variant_end %alt
+    ```
+  }];
+  let results = (outs I1:$alternative);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def Loom_VariantEndOp : Loom_Op<"variant_end"> {
+  let summary = "Ends the region a loom.variant_begin started";
+  let description = [{
+    Where the time of the variant `loom.variant_begin` chose stops counting.
+    Its operand is that op's result, in the same block.
+  }];
+  let arguments = (ins I1:$alternative);
+  let assemblyFormat = "$alternative attr-dict";
+  let hasVerifier = 1;
+}
+
 #endif // LOOM_DIALECT_LOOM_IR_LOOMOPS_TD

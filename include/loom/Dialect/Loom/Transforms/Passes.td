@@ -115,6 +115,15 @@ def LoomVmapPass : Pass<"loom-vmap", "ModuleOp"> {
     Option<"refill", "refill", "bool", /*default=*/"false",
            "With divergent=gang: a gang's slot whose lane leaves the "
            "outermost loop takes the shard's next pending lane">,
+    Option<"adaptive", "adaptive", "bool", /*default=*/"true",
+           "divergent=auto on a CPU: where refill and a lock-step strategy "
+           "are modelled within adaptive-factor of each other, compile "
+           "both for the outermost loop of the nest and let each shard "
+           "time them on its first calls and keep the faster "
+           "(loom.variant_begin)">,
+    Option<"adaptiveFactor", "adaptive-factor", "double", /*default=*/"4",
+           "How much costlier than the cheapest the modelled second "
+           "strategy may be, and still be compiled to be timed (adaptive)">,
     Option<"target", "target", "::mlir::loom::VmapTarget",
            /*default=*/"::mlir::loom::VmapTarget::CPU",
            "Where the batched code runs (input to the cost model)",

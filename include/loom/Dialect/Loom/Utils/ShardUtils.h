@@ -60,6 +60,11 @@ LogicalResult checkNotYetSharded(ModuleOp module);
 /// `mesh.all_gather`.
 bool isShardCollective(Operation *op);
 
+/// Ops whose lowering calls the runtime with the shard's context: the
+/// collectives, and loom.variant_begin / loom.variant_end (a shard's own
+/// choice of variant lives in its context).
+bool needsShardContext(Operation *op);
+
 /// A scalar reduced across shards, as loom-shard writes it (a mesh
 /// collective takes a tensor): `extract(all_reduce(from_elements(local)))`.
 struct ScalarAllReduce {

@@ -177,7 +177,57 @@ struct WhileBatchingModel
     FailureOr<LoopStrategy> strategy = context.getLoopStrategy(loop);
     if (failed(strategy))
       return failure();
-    switch (*strategy) {
+    if (context.hasAlternative(loop))
+      return batchTimedVariants(loop, context, builder);
+    return batchAs(*strategy, loop, context, builder);
+  }
+
+  // vmap(while(c, b)), compiled two ways
+  //   => a = loom.variant_begin
+  //      r = if a { alternative(while) } else { primary(while) }
+  //      loom.variant_end a
+  // Both compute the same bits; each shard times them and keeps the faster.
+  static LogicalResult batchTimedVariants(scf::WhileOp loop,
+                                          BatchingContext &context,
+                                          OpBuilder &builder) {
+    Location loc = loop.getLoc();
+    SmallVector<Type> types;
+    for (Value result : loop.getResults())
+      types.push_back(context.getBatchedType(result.getType()));
+    Value alternative =
+        builder.create<VariantBeginOp>(loc, builder.getI1Type());
+    auto branch = builder.create<scf::IfOp>(loc, types, alternative,
+                                            /*withElseRegion=*/true);
+    // The primary last: what the rest of the function sees of this loop.
+    for (bool alt : {true, false}) {
+      Block *block = alt ? branch.thenBlock() : branch.elseBlock();
+      OpBuilder b = OpBuilder::atBlockEnd(block);
+      if (!block->empty())
+        b.setInsertionPoint(&block->back());
+      LoopStrategy strategy = context.useVariant(loop, alt);
+      if (failed(batchAs(strategy, loop, context, b)))
+        return failure();
+      if (!types.empty()) {
+        SmallVector<Value> results;
+        for (auto [result, type] : llvm::zip(loop.getResults(), types)) {
+          Value value = context.lookupBatched(b, loc, result);
+          if (value.getType() != type)
+            value = b.create<tensor::CastOp>(loc, type, value);
+          results.push_back(value);
+        }
+        b.create<scf::YieldOp>(loc, results);
+      }
+    }
+    builder.create<VariantEndOp>(loc, alternative);
+    for (auto [result, value] :
+         llvm::zip(loop.getResults(), branch.getResults()))
+      context.map(result, value);
+    return success();
+  }
+
+  static LogicalResult batchAs(LoopStrategy strategy, scf::WhileOp loop,
+                               BatchingContext &context, OpBuilder &builder) {
+    switch (strategy) {
     case LoopStrategy::Uniform:
       return batchUniform(loop, context, builder);
     case LoopStrategy::Gang:
