@@ -39,3 +39,29 @@ func.func @pinned_entry(%x: tensor<?xf32> {loom.batch_axis = 0 : i64}) -> tensor
   } attributes {loom.strategy = #loom.strategy<masked>}
   return %r : tensor<?xf32>
 }
+
+// -----
+
+// Each shard times the variants of loom.variant_begin and keeps its own
+// choice, so a loop that keeps its all-reduce cannot sit in one: the shards
+// that picked the other variant would never join it.
+func.func @global_in_variant(%x: tensor<?xf32> {loom.batch_axis = 0 : i64}) -> tensor<?xf32> {
+  %alt = loom.variant_begin
+  %r = scf.if %alt -> (tensor<?xf32>) {
+    // expected-error @+1 {{loop-sync global cannot apply to a loop inside a variant of loom.variant_begin: each shard picks its variant alone, so the shards might not all run this loop (compile with loom-vmap adaptive=0)}}
+    %w = scf.while (%y = %x) : (tensor<?xf32>) -> tensor<?xf32> {
+      %m = arith.cmpf olt, %y, %y : tensor<?xf32>
+      %go = loom.any %m along 0 : tensor<?xi1> -> i1
+      scf.condition(%go) %y : tensor<?xf32>
+    } do {
+    ^bb0(%y: tensor<?xf32>):
+      %z = arith.addf %y, %y : tensor<?xf32>
+      scf.yield %z : tensor<?xf32>
+    }
+    scf.yield %w : tensor<?xf32>
+  } else {
+    scf.yield %x : tensor<?xf32>
+  }
+  loom.variant_end %alt
+  return %r : tensor<?xf32>
+}

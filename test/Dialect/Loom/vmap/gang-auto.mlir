@@ -5,6 +5,8 @@
 // RUN: loom-opt %s -loom-vmap="one-pass-op-cost=100 gang-one-pass-op-cost=100 divergence-per-doubling=0 carried-latency-cost=0 gang-overhead=1e6 refill-op-cost=1e6" -mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=DEFAULT
 // RUN: loom-opt %s -loom-vmap="one-pass-op-cost=1 gang-one-pass-op-cost=1 divergence-per-doubling=1 carried-latency-cost=100 gang-overhead=0 refill-op-cost=1000" -mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=GANG
 // RUN: loom-opt %s -loom-vmap="one-pass-op-cost=1 gang-one-pass-op-cost=1 divergence-per-doubling=1 carried-latency-cost=100 gang-overhead=1000 refill-op-cost=0" -mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=REFILL
+// RUN: loom-opt %s -loom-vmap="one-pass-op-cost=1 gang-one-pass-op-cost=1 divergence-per-doubling=1 carried-latency-cost=100 gang-overhead=0 refill-op-cost=50" -mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=VARIANTS
+// RUN: loom-opt %s -loom-vmap="adaptive=0 one-pass-op-cost=1 gang-one-pass-op-cost=1 divergence-per-doubling=1 carried-latency-cost=100 gang-overhead=0 refill-op-cost=50" -mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NO-VARIANTS
 // RUN: loom-opt %s -loom-vmap="one-pass-op-cost=1 gang-overhead=0 gang-width=64 divergence-per-doubling=0 carried-latency-cost=0" -mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=FITS
 
 // 6 ops and 2 carries over 64 lanes at SIMD width 8: 88 vector ops.
@@ -23,6 +25,27 @@
 // REFILL-LABEL: func.func private @nest_vmap_b_64(
 // REFILL-NOT: func.call @nest_gang_vmap_bu_32_masked_gang(
 // REFILL: scf.while
+
+// Where refill costs within adaptive-factor (4) of the cheapest lock-step
+// lowering, both are compiled, the cheaper as the primary (the else branch),
+// and the runtime picks one per shard: 6 x (88 + 50 x 2 x 8) = 5328 against
+// gang's 3168.
+// VARIANTS: remark: loop is gang (width 32): {{.*}}; gang 3168, gang with refill 5328 (width 32, divergence 6.000 a level): gang is cheapest; within 4.00x of each other, so gang with refill is compiled too, and each shard times both on its first calls
+// VARIANTS-LABEL: func.func private @nest_vmap_b_64(
+// VARIANTS: %[[ALT:.*]] = loom.variant_begin
+// VARIANTS-NEXT: scf.if %[[ALT]]
+// VARIANTS: scf.while
+// VARIANTS: } else {
+// VARIANTS: scf.for
+// VARIANTS: func.call @nest_gang_vmap_bu_32_masked_gang(
+// VARIANTS: loom.variant_end %[[ALT]]
+
+// adaptive=0 keeps the single cheapest lowering.
+// NO-VARIANTS: gang 3168, gang with refill 5328 (width 32, divergence 6.000 a level): gang is cheapest{{$}}
+// NO-VARIANTS-NOT: loom.variant_begin
+// NO-VARIANTS-LABEL: func.func private @nest_vmap_b_64(
+// NO-VARIANTS-NOT: loom.variant_begin
+// NO-VARIANTS: func.call @nest_gang_vmap_bu_32_masked_gang(
 
 // A batch that fits one gang leaves nothing to weigh: no gang part.
 // FITS: cost model: masked 88 <= per-lane 384 (2 divergent levels, 64 lanes, SIMD width 8, divergence 1.000 a level); 6 ops, 0 lane by lane, 2 carries, a 1-cycle carried chain, masked in one pass{{$}}
