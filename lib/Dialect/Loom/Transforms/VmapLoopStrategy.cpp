@@ -241,9 +241,14 @@ FailureOr<LoopStrategy> FunctionBatcher::getLoopStrategy(Operation *loop) {
     params.mayGang = !isNestedInDivergentLoop(loop);
     // A variant a shard picks alone must not hold a loop that every
     // shard has to run (loom.loop_sync<global>).
-    // (A for loop with per-lane bounds left here runs lane by lane.)
-    params.adaptive =
-        params.adaptive && isa<scf::WhileOp>(loop) && !hasGlobalSyncPin(loop);
+    // (A for loop with per-lane bounds left here runs lane by lane.) Nor
+    // inside another loop: the scf.if between the variants keeps
+    // bufferization from updating the lane buffers in place, so every trip
+    // of the enclosing loop would copy them (relax_uniform: 1.2x slower
+    // than its primary alone, docs/vmap.md).
+    params.adaptive = params.adaptive && isa<scf::WhileOp>(loop) &&
+                      !hasGlobalSyncPin(loop) &&
+                      !loop->getParentOfType<LoopLikeOpInterface>();
     LoopCostDecision decision = chooseDivergentStrategy(loop, analysis, params);
     strategy = decision.strategy;
     refill = decision.refill;
