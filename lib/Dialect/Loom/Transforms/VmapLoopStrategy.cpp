@@ -239,13 +239,12 @@ FailureOr<LoopStrategy> FunctionBatcher::getLoopStrategy(Operation *loop) {
     params.batch = params.batchAssumed ? settings.assumedBatch : batch;
     // Gangs (and their refill) are a choice for the outermost loop only.
     params.mayGang = !isNestedInDivergentLoop(loop);
-    // A variant a shard picks alone must not hold a loop that every
-    // shard has to run (loom.loop_sync<global>).
-    // (A for loop with per-lane bounds left here runs lane by lane.) Nor
-    // inside another loop: the scf.if between the variants keeps
+    // Timed variants only for a while loop (a for loop with per-lane
+    // bounds left here runs lane by lane), never for one every shard has to
+    // run (loom.loop_sync<global>: a shard picks its variant alone), and
+    // never inside another loop: the scf.if between the variants keeps
     // bufferization from updating the lane buffers in place, so every trip
-    // of the enclosing loop would copy them (relax_uniform: 1.2x slower
-    // than its primary alone, docs/vmap.md).
+    // of the enclosing loop would copy them (docs/vmap.md).
     params.adaptive = params.adaptive && isa<scf::WhileOp>(loop) &&
                       !hasGlobalSyncPin(loop) &&
                       !loop->getParentOfType<LoopLikeOpInterface>();
