@@ -84,6 +84,13 @@ void mlir::loom::buildLoomPipeline(OpPassManager &pm,
                                    const LoomPipelineOptions &options) {
   // Before loom-vmap replaces the loom.vmap ops that say what is batched.
   pm.addPass(createLoomAnnotateBatchAxes());
+  // A loop whose carries are all scalars gets loom-vmap's one-pass masked
+  // and gang forms; JAX's `y` of shape (1,) would keep it in sweeps.
+  // Private functions keep their arguments: remarks name them by number.
+  pm.addPass(createLoomScalarizeSmallTensors(
+      LoomScalarizeSmallTensorsOptions{/*maxElements=*/4,
+                                       /*privateArguments=*/false}));
+  pm.addPass(createCanonicalizerPass());
   pm.addPass(createLoomVmapPass(options.vmapOptions()));
   pm.addPass(createLoomShard(options.shardOptions()));
   pm.addPass(createLoomLocalizeLoops(options.localizeLoopsOptions()));

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "loom/Dialect/Loom/IR/LoomDialect.h"
 #include "loom/Transforms/Passes.h"
 #include "loom/Transforms/StaticBounds.h"
 
@@ -129,6 +130,8 @@ struct ScalarizeWhileCarries : OpRewritePattern<scf::WhileOp> {
     SmallVector<Value> inits = s.expand(rewriter, loc, op.getInits());
     auto loop = rewriter.create<scf::WhileOp>(
         loc, s.expandTypes(op.getResultTypes()), inits, op->getAttrs());
+    loop->setAttr(loom::LoomDialect::kSourceCarriesAttrName,
+                  rewriter.getDenseI64ArrayAttr(sourceCarries(op)));
     rewriter.inlineRegionBefore(op.getBefore(), loop.getBefore(),
                                 loop.getBefore().end());
     rewriter.inlineRegionBefore(op.getAfter(), loop.getAfter(),
@@ -151,6 +154,20 @@ struct ScalarizeWhileCarries : OpRewritePattern<scf::WhileOp> {
     rewriter.replaceOp(
         op, s.collapse(rewriter, loc, op.getResultTypes(), loop.getResults()));
     return success();
+  }
+
+  /// For each carry of the loop replacing `op`, the carry of the loop as
+  /// written that it comes from (remarks name carries by that number).
+  SmallVector<int64_t> sourceCarries(scf::WhileOp op) const {
+    auto written = op->getAttrOfType<DenseI64ArrayAttr>(
+        loom::LoomDialect::kSourceCarriesAttrName);
+    SmallVector<int64_t> sources;
+    for (auto [i, arg] : llvm::enumerate(op.getBeforeArguments())) {
+      auto tensor = s.small(arg.getType());
+      sources.append(tensor ? tensor.getNumElements() : 1,
+                     written ? written[i] : static_cast<int64_t>(i));
+    }
+    return sources;
   }
 
   Scalarizer s;
@@ -342,7 +359,8 @@ struct LoomScalarizeSmallTensors
   using LoomScalarizeSmallTensorsBase::LoomScalarizeSmallTensorsBase;
 
   void runOnOperation() override {
-    if (auto module = dyn_cast<ModuleOp>(getOperation()))
+    if (auto module = dyn_cast<ModuleOp>(getOperation());
+        module && privateArguments)
       scalarizePrivateArguments(module, Scalarizer{maxElements});
     RewritePatternSet patterns(&getContext());
     patterns.add<ScalarizeWhileCarries>(&getContext(), Scalarizer{maxElements});

@@ -4,7 +4,7 @@
 //
 // DEFINE: %{passes} =
 // DEFINE: %{options} =
-// DEFINE: %{same} = loom-opt %examples/mwe/while_of_while.mlir -loom-annotate-batch-axes %{passes} -o %t.a 2>%t.a.err && loom-opt %examples/mwe/while_of_while.mlir --loom-pipeline="%{options}" -o %t.b 2>%t.b.err && diff %t.a %t.b && diff %t.a.err %t.b.err
+// DEFINE: %{same} = loom-opt %examples/mwe/while_of_while.mlir -loom-annotate-batch-axes -loom-scalarize-small-tensors=private-arguments=0 -canonicalize %{passes} -o %t.a 2>%t.a.err && loom-opt %examples/mwe/while_of_while.mlir --loom-pipeline="%{options}" -o %t.b 2>%t.b.err && diff %t.a %t.b && diff %t.a.err %t.b.err
 
 // REDEFINE: %{passes} = -loom-vmap -loom-shard=shards=1 -loom-localize-loops
 // REDEFINE: %{options} = shards=1 divergent=auto
@@ -59,9 +59,9 @@
 
 // Every option is forwarded to its pass, and counters adds the last one.
 // RUN: loom-opt %examples/mwe/while_of_while.mlir --loom-pipeline="divergent=per-lane target=gpu simd-width=4 divergence-per-doubling=0.5 assumed-batch=16 masked-op-cost=1.5 lane-op-cost=4 one-pass-op-cost=9 gang-op-cost=2.5 gang-one-pass-op-cost=3.5 batched-lane-op-cost=6 carried-latency-cost=0.25 gang-overhead=300 refill-op-cost=7 vector-libm-ops=5 adaptive=0 adaptive-factor=2 shards=3 loop-sync=local counters=1" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=DUMP
-// DUMP: builtin.module(loom-annotate-batch-axes,loom-vmap{adaptive=false adaptive-factor=2.000000e+00 assumed-batch=16 batched-lane-op-cost=6.000000e+00 carried-latency-cost=2.500000e-01 divergence-per-doubling=5.000000e-01 divergent=per-lane gang-one-pass-op-cost=3.500000e+00 gang-op-cost=2.500000e+00 gang-overhead=3.000000e+02 gang-width=32 lane-op-cost=4.000000e+00 masked-op-cost=1.500000e+00 one-pass-op-cost=9.000000e+00 refill=false refill-op-cost=7.000000e+00 simd-width=4 target=gpu vector-libm-ops=5.000000e+00},loom-shard{shards=3},loom-localize-loops{loop-sync=local},loom-count-loop-iterations)
+// DUMP: builtin.module(loom-annotate-batch-axes,loom-scalarize-small-tensors{max-elements=4 private-arguments=false},canonicalize{{[{][^}]*[}]}},loom-vmap{adaptive=false adaptive-factor=2.000000e+00 assumed-batch=16 batched-lane-op-cost=6.000000e+00 carried-latency-cost=2.500000e-01 divergence-per-doubling=5.000000e-01 divergent=per-lane gang-one-pass-op-cost=3.500000e+00 gang-op-cost=2.500000e+00 gang-overhead=3.000000e+02 gang-width=32 lane-op-cost=4.000000e+00 masked-op-cost=1.500000e+00 one-pass-op-cost=9.000000e+00 refill=false refill-op-cost=7.000000e+00 simd-width=4 target=gpu vector-libm-ops=5.000000e+00},loom-shard{shards=3},loom-localize-loops{loop-sync=local},loom-count-loop-iterations)
 // RUN: loom-opt %s --loom-pipeline --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEFAULTS
-// DEFAULTS: builtin.module(loom-annotate-batch-axes,loom-vmap{adaptive=true adaptive-factor=4.000000e+00 assumed-batch=64 batched-lane-op-cost={{[^ ]+}} carried-latency-cost={{[^ ]+}} divergence-per-doubling={{[^ ]+}} divergent=auto gang-one-pass-op-cost={{[^ ]+}} gang-op-cost={{[^ ]+}} gang-overhead={{[^ ]+}} gang-width=32 lane-op-cost={{[^ ]+}} masked-op-cost={{[^ ]+}} one-pass-op-cost={{[^ ]+}} refill=false refill-op-cost={{[^ ]+}} simd-width=8 target=cpu vector-libm-ops={{[^ ]+}}},loom-shard{shards=0},loom-localize-loops{loop-sync=auto})
+// DEFAULTS: builtin.module(loom-annotate-batch-axes,loom-scalarize-small-tensors{max-elements=4 private-arguments=false},canonicalize{{[{][^}]*[}]}},loom-vmap{adaptive=true adaptive-factor=4.000000e+00 assumed-batch=64 batched-lane-op-cost={{[^ ]+}} carried-latency-cost={{[^ ]+}} divergence-per-doubling={{[^ ]+}} divergent=auto gang-one-pass-op-cost={{[^ ]+}} gang-op-cost={{[^ ]+}} gang-overhead={{[^ ]+}} gang-width=32 lane-op-cost={{[^ ]+}} masked-op-cost={{[^ ]+}} one-pass-op-cost={{[^ ]+}} refill=false refill-op-cost={{[^ ]+}} simd-width=8 target=cpu vector-libm-ops={{[^ ]+}}},loom-shard{shards=0},loom-localize-loops{loop-sync=auto})
 
 // MASKED: loom.strategy = #loom.strategy<masked>
 // PER-LANE: loom.strategy = #loom.strategy<per_lane>

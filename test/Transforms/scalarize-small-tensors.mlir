@@ -1,4 +1,5 @@
 // RUN: loom-opt %s -loom-scalarize-small-tensors -split-input-file | FileCheck %s
+// RUN: loom-opt %s -loom-scalarize-small-tensors=private-arguments=0 -split-input-file | FileCheck %s --check-prefix=KEEP-ARGS
 
 // A tensor<1xf32> carry rebuilt each iteration becomes an f32 carry, and the
 // extract/from_elements pairs fold away: nothing is left to allocate.
@@ -35,10 +36,11 @@ func.func @one_element(%init: tensor<1xf32>) -> tensor<1xf32> {
 // -----
 
 // Keys (tensor<2xi32>) are carried word by word, in row-major order, next to
-// the carries that stay as they are; loop attributes survive.
+// the carries that stay as they are; loop attributes survive, and
+// loom.source_carries says which carry as written each one comes from.
 // CHECK-LABEL: func.func @key_and_buffer
 // CHECK: scf.while (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) : (i32, i32, tensor<100xf32>) -> (i32, i32, tensor<100xf32>)
-// CHECK: } attributes {loom.strategy = #loom.strategy<masked>}
+// CHECK: } attributes {loom.source_carries = array<i64: 0, 0, 1>, loom.strategy = #loom.strategy<masked>}
 func.func @key_and_buffer(%k: tensor<2xi32>, %buf: tensor<100xf32>,
                           %go: i1) -> (tensor<2xi32>, tensor<100xf32>) {
   %r:2 = scf.while (%key = %k, %b = %buf)
@@ -124,6 +126,11 @@ func.func @strided_row(%dest: tensor<4x8xf32>, %a: f32, %b: f32, %c: f32)
 // CHECK: %[[E0:.*]] = tensor.extract %[[T]][%{{.*}}] : tensor<2xi32>
 // CHECK: %[[E1:.*]] = tensor.extract %[[T]][%{{.*}}] : tensor<2xi32>
 // CHECK: call @leaf(%[[E0]], %[[E1]], %[[X]])
+// With private-arguments=0 (as loom-pipeline runs it before loom-vmap,
+// whose remarks name arguments by number) the helper keeps its signature.
+// KEEP-ARGS-LABEL: func.func private @leaf
+// KEEP-ARGS-SAME: (%{{.*}}: tensor<2xi32>, %{{.*}}: f32) -> f32
+// KEEP-ARGS: call @leaf(%{{.*}}, %{{.*}}) : (tensor<2xi32>, f32) -> f32
 module {
   func.func private @leaf(%key: tensor<2xi32>, %r: f32) -> f32 {
     %c0 = arith.constant 0 : index
@@ -216,4 +223,21 @@ func.func @insert_out_of_bounds(%dest: tensor<4x8xf32>, %lane: index,
   %r3 = tensor.insert_slice %e into %r2[0, %lane] [1, 2] [1, 8]
       : tensor<2xf32> into tensor<4x8xf32>
   return %r3 : tensor<4x8xf32>
+}
+
+// -----
+
+// A loop split before keeps counting carries as they were written.
+// CHECK-LABEL: func.func @split_again
+// CHECK: } attributes {loom.source_carries = array<i64: 0, 0, 1, 1>}
+func.func @split_again(%a: i32, %b: i32, %v: tensor<2xf32>, %go: i1)
+    -> tensor<2xf32> {
+  %r:3 = scf.while (%x = %a, %y = %b, %w = %v)
+      : (i32, i32, tensor<2xf32>) -> (i32, i32, tensor<2xf32>) {
+    scf.condition(%go) %x, %y, %w : i32, i32, tensor<2xf32>
+  } do {
+  ^bb0(%x: i32, %y: i32, %w: tensor<2xf32>):
+    scf.yield %y, %x, %w : i32, i32, tensor<2xf32>
+  } attributes {loom.source_carries = array<i64: 0, 0, 1>}
+  return %r#2 : tensor<2xf32>
 }

@@ -60,7 +60,11 @@ def LoomScalarizeSmallTensors : Pass<"loom-scalarize-small-tensors"> {
     elements, and an `arith.select` between two small tensors selects
     element by element. Run on a module, it also passes the small tensor
     arguments of private functions that only `func.call`s use as their
-    elements (a key handed to a helper).
+    elements (a key handed to a helper); `private-arguments=0` keeps
+    their signatures, as `loom-pipeline` does before `loom-vmap`, whose
+    remarks name arguments by number. Each loop it splits records, in
+    `loom.source_carries`, the carry as written that each new one comes
+    from.
 
     ```mlir
     scf.while (%y = %init) : (tensor<1xf32>) -> tensor<1xf32> { ... }
@@ -74,7 +78,10 @@ def LoomScalarizeSmallTensors : Pass<"loom-scalarize-small-tensors"> {
   }];
   let options = [
     Option<"maxElements", "max-elements", "int64_t", "4",
-           "Largest tensor, in elements, carried as scalars">
+           "Largest tensor, in elements, carried as scalars">,
+    Option<"privateArguments", "private-arguments", "bool", "true",
+           "Also pass the small tensor arguments of private functions as "
+           "their elements">
   ];
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }

@@ -447,6 +447,44 @@ func.func @lane_mask_on_op() {
 
 // -----
 
+// loom-scalarize-small-tensors' record of a split loop's carries: one entry
+// per before block argument...
+func.func @source_carries_count(%a: i32, %go: i1) {
+  // expected-error @+1 {{'loom.source_carries' has 1 entries for a before block with 2 arguments}}
+  %r:2 = scf.while (%x = %a, %b = %go) : (i32, i1) -> (i32, i1) {
+    scf.condition(%b) %x, %b : i32, i1
+  } do {
+  ^bb0(%x: i32, %b: i1):
+    scf.yield %x, %b : i32, i1
+  } attributes {loom.source_carries = array<i64: 0>}
+  return
+}
+
+// -----
+
+// ...each a carry's number...
+func.func @source_carries_negative(%a: i32, %go: i1) {
+  // expected-error @+1 {{'loom.source_carries' names a negative carry}}
+  %r:2 = scf.while (%x = %a, %b = %go) : (i32, i1) -> (i32, i1) {
+    scf.condition(%b) %x, %b : i32, i1
+  } do {
+  ^bb0(%x: i32, %b: i1):
+    scf.yield %x, %b : i32, i1
+  } attributes {loom.source_carries = array<i64: 0, -1>}
+  return
+}
+
+// -----
+
+// ...on while loops only.
+func.func @source_carries_on_op() {
+  // expected-error @+1 {{'loom.source_carries' is an array<i64> on scf.while loops}}
+  "test.op"() {loom.source_carries = array<i64: 0>} : () -> ()
+  return
+}
+
+// -----
+
 // Loop annotations have their own attribute kinds.
 func.func @strategy_wrong_kind(%n: i1) {
   // expected-error @+1 {{'loom.loop_sync' must be a #loom.loop_sync<...> attribute, got #loom.strategy<masked>}}

@@ -300,6 +300,21 @@ LogicalResult LoomDialect::verifyOperationAttribute(Operation *op,
              << ", not a rank-1 tensor of i1";
     return success();
   }
+  if (attrName == kSourceCarriesAttrName) {
+    auto loop = dyn_cast<scf::WhileOp>(op);
+    auto sources = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    if (!loop || !sources)
+      return op->emitError()
+             << "'" << attrName << "' is an array<i64> on scf.while loops";
+    size_t carries = loop.getBeforeArguments().size();
+    if (static_cast<size_t>(sources.size()) != carries)
+      return op->emitError()
+             << "'" << attrName << "' has " << sources.size()
+             << " entries for a before block with " << carries << " arguments";
+    if (llvm::any_of(sources.asArrayRef(), [](int64_t n) { return n < 0; }))
+      return op->emitError() << "'" << attrName << "' names a negative carry";
+    return success();
+  }
   bool isStrategy = attrName == kStrategyAttrName;
   if (!isStrategy && attrName != kLoopSyncAttrName)
     return op->emitError() << "unknown operation attribute '" << attrName

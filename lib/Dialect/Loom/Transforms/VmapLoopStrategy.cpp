@@ -73,6 +73,16 @@ static std::string describeCarry(scf::WhileOp loop, unsigned index) {
   return init.empty() ? "" : parenthesized("initially " + init);
 }
 
+/// The number of `carry` in `loop` as written, before
+/// loom-scalarize-small-tensors split its small tensor carries.
+static int64_t getSourceCarry(scf::WhileOp loop, BlockArgument carry) {
+  auto sources = loop->getAttrOfType<DenseI64ArrayAttr>(
+      LoomDialect::kSourceCarriesAttrName);
+  if (sources && carry.getArgNumber() < sources.size())
+    return sources[carry.getArgNumber()];
+  return carry.getArgNumber();
+}
+
 /// " at line N" for a loop with a file location, else "".
 static std::string describeLine(Operation *op) {
   Location loc = op->getLoc();
@@ -125,7 +135,7 @@ std::string FunctionBatcher::explainControl(Operation *loop) const {
     if (!owner || arg.getOwner() != owner.getBeforeBody() ||
         !owner->isAncestor(loop))
       continue;
-    carry = "carry #" + std::to_string(arg.getArgNumber()) +
+    carry = "carry #" + std::to_string(getSourceCarry(owner, arg)) +
             describeCarry(owner, arg.getArgNumber());
     if (owner != loop)
       carry += " of the enclosing loop" + describeLine(owner);

@@ -73,6 +73,12 @@ def Loom_Dialect : Dialect {
     /// arguments is the mask of live slots, whose loop goes on by a flag
     /// rather than by a loom.any of that mask.
     static constexpr ::llvm::StringLiteral kLaneMaskAttrName = "loom.lane_mask";
+    /// Attribute of an scf.while whose small tensor carries
+    /// loom-scalarize-small-tensors split into their elements (an array of
+    /// i64, one per before block argument): the carry of the loop as
+    /// written that each comes from, which loom-vmap's remarks name.
+    static constexpr ::llvm::StringLiteral kSourceCarriesAttrName =
+        "loom.source_carries";
 
   private:
     void registerAttributes();

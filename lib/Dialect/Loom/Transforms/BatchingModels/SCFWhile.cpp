@@ -129,6 +129,8 @@ static LogicalResult batchLoopBlock(BatchingContext &context,
 void mlir::loom::setDecided(scf::WhileOp newLoop, scf::WhileOp loop,
                             LoopStrategy strategy) {
   newLoop->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+  // The new loop's carries are not the scalar loop's.
+  newLoop->removeAttr(LoomDialect::kSourceCarriesAttrName);
   newLoop->setAttr(LoomDialect::kStrategyAttrName,
                    LoopStrategyAttr::get(loop.getContext(), strategy));
 }
