@@ -87,9 +87,9 @@ void mlir::loom::buildLoomPipeline(OpPassManager &pm,
   // A loop whose carries are all scalars gets loom-vmap's one-pass masked
   // and gang forms; JAX's `y` of shape (1,) would keep it in sweeps.
   // Private functions keep their arguments: remarks name them by number.
-  pm.addPass(createLoomScalarizeSmallTensors(
-      LoomScalarizeSmallTensorsOptions{/*maxElements=*/4,
-                                       /*privateArguments=*/false}));
+  LoomScalarizeSmallTensorsOptions scalarize;
+  scalarize.privateArguments = false;
+  pm.addPass(createLoomScalarizeSmallTensors(scalarize));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createLoomVmapPass(options.vmapOptions()));
   pm.addPass(createLoomShard(options.shardOptions()));
