@@ -38,6 +38,10 @@
 // lanes and one.
 // RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 0,1,10 --vmapped save_vmap --scalar save --arg rates/rate:f32:0.3:3:- --result ys:ys --result saved:saved %{gang_variants} | FileCheck %s --check-prefixes=CHECK,GANG
 
+// A buffer the outer level builds anew each iteration (a splat, then an
+// inner loop's writes): finished lanes keep theirs by a select.
+// RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 0,1,11 --vmapped rebuild_vmap --scalar rebuild --arg rates/rate:f32:-0.5:2.5:- --result buf:buf --result trips:trips %{split_variants} %{gang_variants} | FileCheck %s --check-prefixes=CHECK,GANG,SHARDS
+
 // A per-lane branch writing a buffer inside a divergent loop.
 // RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 10 --vmapped branchy_vmap --scalar branchy --arg xs/x:f32:-2:12:- --result buf:buf --result y:y %{gang_variants} | FileCheck %s --check-prefixes=CHECK,GANG
 

@@ -622,3 +622,54 @@ func.func @late_vmap(%xs: tensor<?xi32> {loom.name = "xs"})
       : (tensor<?xi32>) -> tensor<?xi32>
   return %r : tensor<?xi32>
 }
+
+// A buffer the outer level builds anew every iteration from the scalars
+// (a splat, then an entry written at a per-lane index by an inner loop):
+// the masked forms keep the old buffer on finished lanes by a select.
+func.func @rebuild(%rate: f32 {loom.name = "rate"})
+    -> (tensor<6xf32> {loom.name = "buf"}, i32 {loom.name = "trips"}) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %end = arith.constant 5.0 : f32
+  %i0 = arith.constant 0 : i32
+  %i1 = arith.constant 1 : i32
+  %c1 = arith.constant 1 : index
+  %c6 = arith.constant 6 : index
+  %buf0 = tensor.splat %zero : tensor<6xf32>
+  %r:3 = scf.while (%t = %zero, %buf = %buf0, %n = %i0)
+      : (f32, tensor<6xf32>, i32) -> (f32, tensor<6xf32>, i32) {
+    %go = arith.cmpf olt, %t, %end : f32
+    scf.condition(%go) %t, %buf, %n : f32, tensor<6xf32>, i32
+  } do {
+  ^bb0(%t: f32, %buf: tensor<6xf32>, %n: i32):
+    %tn = arith.addf %t, %rate : f32
+    %fresh = tensor.splat %tn : tensor<6xf32>
+    %in:2 = scf.while (%b = %fresh, %j = %c1) : (tensor<6xf32>, index)
+        -> (tensor<6xf32>, index) {
+      %ji = arith.index_cast %j : index to i32
+      %jf = arith.sitofp %ji : i32 to f32
+      %room = arith.cmpi ult, %j, %c6 : index
+      %due = arith.cmpf olt, %jf, %tn : f32
+      %go = arith.andi %room, %due : i1
+      scf.condition(%go) %b, %j : tensor<6xf32>, index
+    } do {
+    ^bb0(%b: tensor<6xf32>, %j: index):
+      %ji = arith.index_cast %j : index to i32
+      %jf = arith.sitofp %ji : i32 to f32
+      %v = arith.subf %tn, %jf : f32
+      %b1 = tensor.insert %v into %b[%j] : tensor<6xf32>
+      %j1 = arith.addi %j, %c1 : index
+      scf.yield %b1, %j1 : tensor<6xf32>, index
+    }
+    %n1 = arith.addi %n, %i1 : i32
+    %t1 = arith.addf %tn, %one : f32
+    scf.yield %t1, %in#0, %n1 : f32, tensor<6xf32>, i32
+  }
+  return %r#1, %r#2 : tensor<6xf32>, i32
+}
+func.func @rebuild_vmap(%rates: tensor<?xf32> {loom.name = "rates"})
+    -> (tensor<?x6xf32> {loom.name = "buf"}, tensor<?xi32> {loom.name = "trips"}) {
+  %r:2 = loom.vmap @rebuild(%rates) in_axes [0] out_axes [0, 0]
+      : (tensor<?xf32>) -> (tensor<?x6xf32>, tensor<?xi32>)
+  return %r#0, %r#1 : tensor<?x6xf32>, tensor<?xi32>
+}
