@@ -64,13 +64,14 @@ bench: configure
 	$(BUILD)/bin/loom-bench-seed --peak-memory-ode=100000 \
 	  --peak-memory-out=$(BUILD)/bench/memory.json
 	@# A mismatch fails the run, after the report shows what did run.
-	$(BUILD)/bin/loom-bench-seed --benchmark_repetitions=3 \
-	  --benchmark_min_time=0.05 --benchmark_display_aggregates_only=true \
+	$(BUILD)/bin/loom-bench-seed --benchmark_repetitions=7 \
+	  --benchmark_enable_random_interleaving=true \
+	  --benchmark_min_time=0.03 --benchmark_display_aggregates_only=true \
 	  --benchmark_out=$(BUILD)/bench/seed.json --benchmark_out_format=json; \
 	status=$$?; \
-	$(BUILD)/bin/loom-bench-divergent --benchmark_repetitions=5 \
+	$(BUILD)/bin/loom-bench-divergent --benchmark_repetitions=9 \
 	  --benchmark_enable_random_interleaving=true \
-	  --benchmark_min_time=0.05 --benchmark_display_aggregates_only=true \
+	  --benchmark_min_time=0.03 --benchmark_display_aggregates_only=true \
 	  --benchmark_out=$(BUILD)/bench/divergent.json \
 	  --benchmark_out_format=json || status=1; \
 	rm -f $(BUILD)/bench/masked.json; \

@@ -82,6 +82,14 @@ def runs(doc):
     return out
 
 
+def repetitions(doc, default):
+    """The repetitions the binary ran (Google Benchmark records them with
+    each run), so that the text says what the run did."""
+    counts = [b.get("repetitions", 0) for b in (doc or {}).get("benchmarks", [])
+              if b.get("run_type") == "iteration"]
+    return max(counts) if counts else default
+
+
 def med(xs):
     return statistics.median(xs) if xs else None
 
@@ -447,7 +455,9 @@ def divergent_section(bench_dir):
              "them), `@main` compiled under every divergent-loop strategy at "
              "1 and 2 shards and timed side by side in one run; each "
              "variant's outputs are checked bit for bit against the 1-shard "
-             "per-lane run first. Medians of 5 repetitions, interleaved at random across all variants, wall time. "
+             "per-lane run first. Medians of %d repetitions, interleaved at "
+             "random across all variants, wall time. " % repetitions(
+                 load(os.path.join(bench_dir, "divergent.json")), 5) +
              "*fastest* is the fastest fixed strategy; *auto chose* is how "
              "many of its loops `auto` compiled masked (from a compile with "
              "loop counters), and whose code it is when its lowered module "
@@ -594,12 +604,13 @@ def main():
              "with the C library's float functions, -O3, no contraction), one "
              "scalar solve per lane, the lanes split over as many std::threads "
              "as shards (threads started per call; `mweSolve` also keeps "
-             "per-lane statistics, which allocate). Median and min–max of 3 "
-             "repetitions of wall time per call; ratios are of medians. With "
+             "per-lane statistics, which allocate). Median and min–max of %d "
+             "repetitions of wall time per call, interleaved at random across "
+             "all variants; ratios are of medians. With "
              "one shard loop-sync has nothing to synchronise, and per-lane "
              "loops have no predicate collective, so those run with "
              "loop-sync auto only. 10 shards on %s cores are oversubscribed, "
-             "as in the seed.\n" % m["nproc"])
+             "as in the seed.\n" % (repetitions(seed_doc, 3), m["nproc"]))
     L.append("**lane util** and **collectives/call** are what `loom-run "
              "--stats` reports, measured on one call of each variant before "
              "it is timed: the lane utilisation of its masked loops (active "

@@ -201,9 +201,10 @@ void mlir::loom::buildLoomBuffersToLLVMPipeline(OpPassManager &pm,
 void mlir::loom::registerLoomPipelines() {
   PassPipelineRegistration<LoomPipelineOptions>(
       "loom-pipeline",
-      "Batch and shard Loom IR: loom-annotate-batch-axes, loom-vmap, "
-      "loom-shard, loom-localize-loops (and loom-count-loop-iterations "
-      "with counters=1), with every option of those passes",
+      "Batch and shard Loom IR: loom-annotate-batch-axes, "
+      "loom-scalarize-small-tensors and canonicalize, loom-vmap, loom-shard, "
+      "loom-localize-loops (and loom-count-loop-iterations with "
+      "counters=1), with every option of the batching passes",
       buildLoomPipeline);
   PassPipelineRegistration<LoomToLLVMOptions>(
       "loom-bufferize",
