@@ -378,7 +378,7 @@ def divergent_table(bench_dir):
     """The suite's medians: a list of rows, one per program and shard count,
     {program, held_out, shards, times: {strategy: s}, fastest, auto_choice,
     auto_over_fastest}, and the same for the seed's workloads (from
-    seed.json, loop-sync auto), and the run's context."""
+    seed.json, loop-sync auto), and the run's JSON document (or {})."""
     doc = load(os.path.join(bench_dir, "divergent.json"))
     rows = []
     groups = {}
@@ -424,7 +424,7 @@ def divergent_table(bench_dir):
                     "times": times, "auto_choice": None,
                     "same_code_as": SEED_STRATEGIES[i - 1]
                     if 0 < i <= len(SEED_STRATEGIES) else None}))
-    return rows, seeds, (doc or {}).get("context", {})
+    return rows, seeds, doc or {}
 
 
 def summarise_row(row):
@@ -444,7 +444,8 @@ def summarise_row(row):
 
 
 def divergent_section(bench_dir):
-    rows, seeds, ctx = divergent_table(bench_dir)
+    rows, seeds, doc = divergent_table(bench_dir)
+    ctx = doc.get("context", {})
     L = [DIVERGENT_HEADING + "\n"]
     L.append("`benchmarks/DivergentBench.cpp`: each program of "
              "`benchmarks/divergent/` (14 divergent programs: int and float "
@@ -456,8 +457,7 @@ def divergent_section(bench_dir):
              "1 and 2 shards and timed side by side in one run; each "
              "variant's outputs are checked bit for bit against the 1-shard "
              "per-lane run first. Medians of %d repetitions, interleaved at "
-             "random across all variants, wall time. " % repetitions(
-                 load(os.path.join(bench_dir, "divergent.json")), 5) +
+             "random across all variants, wall time. " % repetitions(doc, 5) +
              "*fastest* is the fastest fixed strategy; *auto chose* is how "
              "many of its loops `auto` compiled masked (from a compile with "
              "loop counters), and whose code it is when its lowered module "

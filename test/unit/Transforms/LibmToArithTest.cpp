@@ -15,6 +15,7 @@
 #include "CPU/CPUBackend.h"
 #include "loom/Loom.h"
 
+#include "llvm/Support/Compiler.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <gtest/gtest.h>
@@ -97,17 +98,8 @@ struct Tally {
 /// instrumented check would take minutes of CI for no finding of its own
 /// (README, "Robustness checks"); a prime stride still reaches every
 /// exponent and sign.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr uint64_t kStride = 61;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr uint64_t kStride = 61;
-#else
-constexpr uint64_t kStride = 1;
-#endif
-#else
-constexpr uint64_t kStride = 1;
-#endif
+constexpr uint64_t kStride =
+    LLVM_ADDRESS_SANITIZER_BUILD || LLVM_THREAD_SANITIZER_BUILD ? 61 : 1;
 
 TEST(LibmToArith, SinfAndLog1pfAreGlibcsForEveryFloat) {
   if (!loom::detail::CPUBackend::runsGlibcFMAVariants({}, false))
