@@ -126,6 +126,23 @@ struct LoopCounters {
   std::vector<int64_t> activeLaneIterations;
 };
 
+/// What each shard chose at one loop nest compiled two ways
+/// (CompileOptions::adaptive), over all calls so far: resetCounters() does
+/// not make a shard time the variants again.
+struct VariantCounters {
+  /// Where the loop nest is in the source ("file:line:col").
+  std::string location;
+  /// What the two are, as loom-vmap's remarks name them: "gang (width 32)",
+  /// "gang with refill (width 32)".
+  std::string primary, alternative;
+  /// Per shard: the variant kept (0: primary, 1: alternative), or -1 while
+  /// the shard is still timing them or never reached the nest.
+  std::vector<int32_t> chosen;
+  /// Per shard: the fastest run of each variant, in nanoseconds; -1 if it
+  /// has not run.
+  std::vector<int64_t> primaryNanos, alternativeNanos;
+};
+
 /// Counters of a program that runs on a mesh.
 struct Counters {
   int64_t calls = 0;
@@ -134,6 +151,8 @@ struct Counters {
   std::vector<int64_t> collectives;
   /// Empty unless compiled with countLoops.
   std::vector<LoopCounters> loops;
+  /// One per loop nest compiled two ways, with or without countLoops.
+  std::vector<VariantCounters> variants;
 };
 
 /// One argument or result of the entry function.

@@ -236,6 +236,7 @@ Status FrontEnd::lower(const CompileOptions &options, Executable::Impl &impl) {
   backend->buildLoweringPipeline(pm, options, aheadOfTime);
   if (failed(pm.run(*module)))
     return error("lowering failed");
+  describeVariants(*module, impl);
   impl.times.lower += secondsSince(start);
   return Status::success();
 }

@@ -35,6 +35,10 @@ Status describeEntry(mlir::func::FuncOp func, Executable::Impl &impl);
 Status describeMesh(mlir::ModuleOp module, const std::string &name,
                     Executable::Impl &impl, const TargetBackend &backend);
 
+/// After lowering: the variant sites -convert-mesh-to-loom-runtime
+/// numbered (the module's loom.variants).
+void describeVariants(mlir::ModuleOp module, Executable::Impl &impl);
+
 } // namespace loom::detail
 
 #endif // LOOM_LIB_COMPILER_SIGNATURE_H

@@ -181,6 +181,18 @@ Result<Counters> Executable::counters() const {
     }
     out.loops.push_back(std::move(loop));
   }
+  for (size_t site = 0; site < impl->variants.size(); ++site) {
+    const Executable::Impl::VariantSite &names = impl->variants[site];
+    VariantCounters variant{names.location, names.primary, names.alternative};
+    for (const ShardStats &shard : stats.shards) {
+      VariantStats s =
+          site < shard.variants.size() ? shard.variants[site] : VariantStats();
+      variant.chosen.push_back(s.chosen);
+      variant.primaryNanos.push_back(s.best[0]);
+      variant.alternativeNanos.push_back(s.best[1]);
+    }
+    out.variants.push_back(std::move(variant));
+  }
   return out;
 }
 

@@ -41,7 +41,8 @@ createMPIMesh(int64_t numShards, std::optional<int32_t> communicator);
 using namespace loom;
 using namespace loom::detail;
 
-static_assert(sizeof(LoomProgramValue) == 64 && sizeof(LoomProgramLoop) == 16,
+static_assert(sizeof(LoomProgramValue) == 64 && sizeof(LoomProgramLoop) == 16 &&
+                  sizeof(LoomProgramVariant) == 24,
               "ProgramABI.h's layout is what lib/Compiler/CPU builds");
 
 namespace {
@@ -267,9 +268,15 @@ Status readDescriptor(const LoomProgram &p, Executable::Impl &impl,
     impl.batchGroups[axis.group].emplace_back(axis.input, axis.axis);
   }
   impl.countsLoops = p.counters != 0;
-  for (int64_t i = 0; i < p.numLoops; ++i)
-    impl.loops.emplace_back(p.loops[i].location ? p.loops[i].location : "",
-                            p.loops[i].masked != 0);
+  auto text = [](const char *s) { return std::string(s ? s : ""); };
+  for (int64_t i = 0; i < p.numLoops; ++i) {
+    impl.loops.emplace_back(text(p.loops[i].location), p.loops[i].masked != 0);
+    impl.loopLanes.push_back(p.loops[i].lanes);
+  }
+  for (int64_t i = 0; i < p.numVariants; ++i)
+    impl.variants.push_back({text(p.variants[i].location),
+                             text(p.variants[i].primary),
+                             text(p.variants[i].alternative)});
   if (Status s = impl.buildDefaults(); !s.ok())
     return s;
   // Where no GPU can run it, before anything calls it.

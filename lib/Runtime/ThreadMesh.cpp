@@ -361,8 +361,10 @@ MeshStats ThreadMesh::stats() const {
   MeshStats stats;
   stats.runs = impl_->runs;
   stats.shards.reserve(impl_->contexts.size());
-  for (const ShardContext &ctx : impl_->contexts)
+  for (const ShardContext &ctx : impl_->contexts) {
     stats.shards.push_back(ctx.stats);
+    stats.shards.back().variants = ctx.variants.snapshot();
+  }
   return stats;
 }
 

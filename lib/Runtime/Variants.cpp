@@ -70,3 +70,13 @@ int64_t VariantChoices::bestTime(int32_t site, int32_t variant) const {
     return -1;
   return s->best[variant];
 }
+
+std::vector<VariantStats> VariantChoices::snapshot() const {
+  std::vector<VariantStats> out(sites.size());
+  for (std::size_t i = 0; i < sites.size(); ++i) {
+    out[i].chosen = sites[i].chosen;
+    out[i].best[0] = sites[i].best[0];
+    out[i].best[1] = sites[i].best[1];
+  }
+  return out;
+}

@@ -124,6 +124,29 @@ static std::string joinInts(const std::vector<int64_t> &values) {
   return "[" + s + "]";
 }
 
+/// "variants at LOC: primary P, alternative A; kept per shard [...];
+/// fastest run per shard, primary [...] and alternative [...] ms".
+static std::string describeChoices(const VariantCounters &site) {
+  std::string kept, fastest[2];
+  for (size_t s = 0; s < site.chosen.size(); ++s) {
+    const char *sep = s ? ", " : "";
+    int32_t chosen = site.chosen[s];
+    kept += fmt::format("{}{}", sep,
+                        chosen < 0    ? "undecided"
+                        : chosen == 0 ? "primary"
+                                      : "alternative");
+    int64_t nanos[2] = {site.primaryNanos[s], site.alternativeNanos[s]};
+    for (int v = 0; v < 2; ++v)
+      fastest[v] += nanos[v] < 0 ? fmt::format("{}-", sep)
+                                 : fmt::format("{}{:.3f}", sep, nanos[v] / 1e6);
+  }
+  return fmt::format("variants at {}: primary {}, alternative {}; kept per "
+                     "shard [{}]; fastest run per shard, primary [{}] and "
+                     "alternative [{}] ms",
+                     site.location, site.primary, site.alternative, kept,
+                     fastest[0], fastest[1]);
+}
+
 /// Per loop: iterations per shard, and for masked loops how many of the
 /// lane-iterations did useful work; any other loop counts one lane per
 /// iteration, so for it only the iterations summed over shards mean
@@ -162,6 +185,8 @@ static Status printCounters(const Executable &exe) {
   }
   fmt::print("collectives per shard per call: {}\n",
              joinInts(perCall(counters->collectives)));
+  for (const VariantCounters &site : counters->variants)
+    fmt::print("{}\n", describeChoices(site));
   return Status::success();
 }
 

@@ -121,6 +121,10 @@ public:
   /// returned) what getGangRefill and the loops nested in `loop` see while
   /// that form is built, and returns its strategy.
   virtual LoopStrategy useVariant(Operation *loop, bool alternative) = 0;
+  /// The name of one of `loop`'s two forms as remarks give it, e.g.
+  /// "gang with refill (width 32)": what the runtime reports a shard kept.
+  virtual std::string describeVariant(Operation *loop,
+                                      bool alternative) const = 0;
   /// Inserts `scalar` (a function a rule outlined, not yet in any module)
   /// into the module and returns its clone batched at `getGangWidth()` lanes
   /// for `signature`, under a mask (a trailing tensor<Wxi1>), with every

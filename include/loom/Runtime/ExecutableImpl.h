@@ -67,6 +67,12 @@ struct Executable::Impl {
   /// By id: the lanes each iteration of a masked loop covers when fixed (a
   /// gang's), 0 for the shard's lanes (and for loops of a loaded library).
   std::vector<int64_t> loopLanes;
+  /// By site: where each loom.variant_begin is and what its two variants
+  /// are (the module's loom.variants).
+  struct VariantSite {
+    std::string location, primary, alternative;
+  };
+  std::vector<VariantSite> variants;
 
   /// Builds `defaults` from the inputs' `loom.default`s.
   Status buildDefaults();

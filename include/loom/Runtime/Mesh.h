@@ -92,6 +92,10 @@ struct ShardStats {
   int64_t collectives = 0;
   /// The shard's lane count in the last run.
   int64_t lanes = 0;
+  /// Per loom.variant_begin site, what the shard chose. Choices outlive
+  /// resets of the counters: a mesh's stats() reads them from the shard's
+  /// VariantChoices, which resetStats() leaves alone.
+  std::vector<VariantStats> variants;
 
   /// Loop ids are dense small integers from the compiler; a larger one is a
   /// bug or garbage, and must not make the runtime allocate gigabytes.

@@ -30,7 +30,7 @@ extern "C" {
 
 /* "LOOM" in a little-endian word. */
 #define LOOM_PROGRAM_MAGIC 0x4d4f4f4cu
-#define LOOM_PROGRAM_ABI_VERSION 2u
+#define LOOM_PROGRAM_ABI_VERSION 3u
 #define LOOM_PROGRAM_SYMBOL "loom_program"
 
 /* One argument or result of the entry (loom::ValueInfo). */
@@ -63,8 +63,18 @@ typedef struct LoomProgramLoop {
   /* "file:line:col" in the source. */
   const char *location;
   int32_t masked;
-  int32_t reserved;
+  /* The lanes each iteration of a masked loop covers when fixed (a gang's
+   * width); 0 for the shard's lanes (loom::LoopCounters::lanes). */
+  int32_t lanes;
 } LoomProgramLoop;
+
+/* A loop nest compiled two ways, whose variant each shard picks by timing
+ * (its index is its site number; loom::VariantCounters). */
+typedef struct LoomProgramVariant {
+  const char *location;
+  const char *primary;
+  const char *alternative;
+} LoomProgramVariant;
 
 typedef struct LoomProgram {
   uint32_t magic;
@@ -100,6 +110,8 @@ typedef struct LoomProgram {
   const LoomProgramBatchAxis *batchAxes;
   int64_t numLoops;
   const LoomProgramLoop *loops;
+  int64_t numVariants;
+  const LoomProgramVariant *variants;
 } LoomProgram;
 
 #ifdef __cplusplus

@@ -21,6 +21,15 @@
 
 namespace loom {
 
+/// What one shard knows of one site.
+struct VariantStats {
+  /// The variant kept (0: primary, 1: alternative), or -1 while it is still
+  /// being timed or was never reached.
+  int32_t chosen = -1;
+  /// The fastest time measured for each variant, in nanoseconds; -1 if none.
+  int64_t best[2] = {-1, -1};
+};
+
 /// One shard's choices, one per variant site of the program (numbered
 /// densely by the compiler). Kept for the mesh's lifetime, across calls.
 class VariantChoices {
@@ -41,6 +50,8 @@ public:
   int32_t chosen(int32_t site) const;
   /// The fastest time measured for `variant` at `site`, or -1 if none.
   int64_t bestTime(int32_t site, int32_t variant) const;
+  /// Every site up to the highest one visited, by site number.
+  std::vector<VariantStats> snapshot() const;
 
 private:
   struct Site {

@@ -66,7 +66,9 @@ public:
         batchAxisType(llvm::StructType::create(ctx, {i64, i64, i64},
                                                "LoomProgramBatchAxis")),
         loopType(llvm::StructType::create(ctx, {ptr, i32, i32},
-                                          "LoomProgramLoop")) {}
+                                          "LoomProgramLoop")),
+        variantType(llvm::StructType::create(ctx, {ptr, ptr, ptr},
+                                             "LoomProgramVariant")) {}
 
   llvm::Constant *int32(int64_t v) { return llvm::ConstantInt::get(i32, v); }
   llvm::Constant *int64(int64_t v) { return llvm::ConstantInt::get(i64, v); }
@@ -111,7 +113,7 @@ public:
   llvm::Module &module;
   llvm::LLVMContext &ctx;
   llvm::Type *i32, *i64, *f64, *ptr;
-  llvm::StructType *valueType, *batchAxisType, *loopType;
+  llvm::StructType *valueType, *batchAxisType, *loopType, *variantType;
 
 private:
   llvm::Constant *privateGlobal(llvm::Constant *init, const char *name) {
@@ -176,14 +178,21 @@ void loom::detail::addProgramDescriptor(llvm::Module &module,
       llvm::ConstantAggregateZero::get(tableType), "loom_runtime_functions");
   defineRuntimeStubs(module, table);
 
-  llvm::SmallVector<llvm::Constant *, 8> axes, loops;
+  llvm::SmallVector<llvm::Constant *, 8> axes, loops, variants;
   for (size_t g = 0; g < impl.batchGroups.size(); ++g)
     for (auto [input, axis] : impl.batchGroups[g])
       axes.push_back(llvm::ConstantStruct::get(
           b.batchAxisType, {b.int64(g), b.int64(input), b.int64(axis)}));
-  for (const auto &[location, masked] : impl.loops)
+  for (size_t id = 0; id < impl.loops.size(); ++id) {
+    const auto &[location, masked] = impl.loops[id];
+    int64_t lanes = id < impl.loopLanes.size() ? impl.loopLanes[id] : 0;
     loops.push_back(llvm::ConstantStruct::get(
-        b.loopType, {b.string(location), b.int32(masked), b.int32(0)}));
+        b.loopType, {b.string(location), b.int32(masked), b.int32(lanes)}));
+  }
+  for (const Executable::Impl::VariantSite &site : impl.variants)
+    variants.push_back(llvm::ConstantStruct::get(
+        b.variantType, {b.string(site.location), b.string(site.primary),
+                        b.string(site.alternative)}));
 
   llvm::Constant *fields[] = {
       b.int32(LOOM_PROGRAM_MAGIC),
@@ -207,6 +216,8 @@ void loom::detail::addProgramDescriptor(llvm::Module &module,
       b.array(b.batchAxisType, axes),
       b.int64(loops.size()),
       b.array(b.loopType, loops),
+      b.int64(variants.size()),
+      b.array(b.variantType, variants),
   };
   llvm::SmallVector<llvm::Type *, 24> types;
   for (llvm::Constant *field : fields)

@@ -7,6 +7,7 @@
 #include "loom/Conversion/MeshToLoomRuntime/MeshToLoomRuntime.h"
 #include "loom/Conversion/LoomRuntimeCommon/RuntimeFunctions.h"
 #include "loom/Dialect/Loom/IR/LoomOps.h"
+#include "loom/Dialect/Loom/Utils/LocationUtils.h"
 #include "loom/Dialect/Loom/Utils/ShardUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -189,13 +190,27 @@ struct Lowering {
 
   // variant_begin => call loom_rt_variant_begin(ctx, site, 2) != 0
   // variant_end   => call loom_rt_variant_end(ctx, site)
-  // Sites are numbered in module order. Without a shard context nothing
-  // could keep a choice across calls: the primary runs.
+  // Sites are numbered in module order, and the module's loom.variants
+  // says where each is and what its variants are, for the runtime to name
+  // each shard's choice. Without a shard context nothing could keep a
+  // choice across calls: the primary runs.
   void lowerVariants() {
     SmallVector<VariantBeginOp> begins;
     module.walk([&](VariantBeginOp op) { begins.push_back(op); });
     OpBuilder b(module.getContext());
+    SmallVector<Attribute> table;
     for (auto [site, begin] : llvm::enumerate(begins)) {
+      StringAttr primary = b.getStringAttr("primary"),
+                 secondary = b.getStringAttr("alternative");
+      if (std::optional<ArrayAttr> names = begin.getNames()) {
+        primary = cast<StringAttr>((*names)[0]);
+        secondary = cast<StringAttr>((*names)[1]);
+      }
+      table.push_back(b.getDictionaryAttr(
+          {b.getNamedAttr("loc",
+                          b.getStringAttr(locationString(begin.getLoc()))),
+           b.getNamedAttr("primary", primary),
+           b.getNamedAttr("alternative", secondary)}));
       Location loc = begin.getLoc();
       auto end = cast<VariantEndOp>(
           *llvm::find_if(begin->getUsers(),
@@ -224,6 +239,10 @@ struct Lowering {
       begin.getAlternative().replaceAllUsesWith(alternative);
       begin.erase();
     }
+    if (table.empty())
+      module->removeAttr(LoomDialect::kVariantsAttrName);
+    else
+      module->setAttr(LoomDialect::kVariantsAttrName, b.getArrayAttr(table));
   }
 };
 

@@ -281,17 +281,25 @@ MeshStats MPIMesh::stats() const {
   std::lock_guard<std::mutex> lock(mutex_);
   MeshStats stats;
   stats.runs = runs_;
+  ShardStats mine = ctx_.stats;
+  mine.variants = ctx_.variants.snapshot();
   if (!setUp().ok() || numShards() == 1) {
-    stats.shards.push_back(ctx_.stats);
+    stats.shards.push_back(std::move(mine));
     return stats;
   }
-  // Each rank's counters as [lanes, collectives, then per loop iterations
-  // and active lane-iterations], gathered on every rank.
-  const ShardStats &mine = ctx_.stats;
-  std::vector<int64_t> flat = {mine.lanes, mine.collectives};
+  // Each rank's counters as [lanes, collectives, loops, then per loop
+  // iterations and active lane-iterations, then per variant site the
+  // choice and the two best times], gathered on every rank.
+  std::vector<int64_t> flat = {mine.lanes, mine.collectives,
+                               static_cast<int64_t>(mine.loops.size())};
   for (const LoopStats &loop : mine.loops) {
     flat.push_back(loop.iterations);
     flat.push_back(loop.activeLaneIterations);
+  }
+  for (const VariantStats &site : mine.variants) {
+    flat.push_back(site.chosen);
+    flat.push_back(site.best[0]);
+    flat.push_back(site.best[1]);
   }
   int count = static_cast<int>(flat.size());
   std::vector<int> counts(numShards()), displacements(numShards());
@@ -309,8 +317,16 @@ MeshStats MPIMesh::stats() const {
     ShardStats shard;
     shard.lanes = p[0];
     shard.collectives = p[1];
-    for (int i = 2; i + 1 < counts[r]; i += 2)
+    int i = 3, loopsEnd = 3 + 2 * static_cast<int>(p[2]);
+    for (; i + 1 < loopsEnd && i + 1 < counts[r]; i += 2)
       shard.loops.push_back({p[i], p[i + 1]});
+    for (; i + 2 < counts[r]; i += 3) {
+      VariantStats site;
+      site.chosen = static_cast<int32_t>(p[i]);
+      site.best[0] = p[i + 1];
+      site.best[1] = p[i + 2];
+      shard.variants.push_back(site);
+    }
     stats.shards.push_back(std::move(shard));
   }
   return stats;

@@ -2,6 +2,9 @@
 
 // Each variant_begin is a site, numbered in module order; the shard's
 // context keeps its choice. Only a returned nonzero runs the alternative.
+// The module's table names each site's place and variants, for reports; a
+// site without names gets "primary" and "alternative".
+// CHECK: module attributes {loom.variants = [{alternative = "gang with refill (width 8)", loc = "{{[^"]*}}variants.mlir{{[^"]*}}:23:10", primary = "masked"}, {alternative = "alternative", loc = "{{[^"]*}}variants.mlir{{[^"]*}}:30:11", primary = "primary"}]}
 // CHECK-DAG: func.func private @loom_rt_variant_begin(i64, i32, i32) -> i32
 // CHECK-DAG: func.func private @loom_rt_variant_end(i64, i32)
 // CHECK-LABEL: func.func @two_sites
@@ -15,9 +18,9 @@
 // CHECK: %[[S1:.*]] = arith.constant 1 : i32
 // CHECK: call @loom_rt_variant_begin(%[[CTX]], %[[S1]], %{{.*}})
 // CHECK: call @loom_rt_variant_end(%[[CTX]], %[[S1]])
-// CHECK-NOT: loom.variant
+// CHECK-NOT: loom.variant_
 func.func @two_sites(%a: i32, %b: i32, %ctx: i64 {loom.context}) -> i32 {
-  %alt = loom.variant_begin
+  %alt = loom.variant_begin {names = ["masked", "gang with refill (width 8)"]}
   %r = scf.if %alt -> (i32) {
     scf.yield %a : i32
   } else {
@@ -42,7 +45,7 @@ func.func @two_sites(%a: i32, %b: i32, %ctx: i64 {loom.context}) -> i32 {
 // CHECK-NOT: call
 // CHECK: %[[F:.*]] = arith.constant false
 // CHECK: scf.if %[[F]]
-// CHECK-NOT: loom.variant
+// CHECK-NOT: loom.variant_
 func.func @no_context(%a: i32, %b: i32) -> i32 {
   %alt = loom.variant_begin
   %r = scf.if %alt -> (i32) {

@@ -583,8 +583,32 @@ func.func @variant_end_elsewhere(%c: i1) {
 
 // -----
 
+// What the runtime reports a shard kept is one of two names.
+func.func @variant_one_name() {
+  // expected-error @+1 {{'loom.variant_begin' op 'names' must name the two variants, primary first, not 1}}
+  %alt = loom.variant_begin {names = ["gang (width 32)"]}
+  loom.variant_end %alt
+  return
+}
+
+// -----
+
 func.func @variant_end_of_other(%c: i1) {
   // expected-error @+1 {{'loom.variant_end' op operand must be the result of a loom.variant_begin}}
   loom.variant_end %c
+  return
+}
+
+// -----
+
+// The tables the runtime reads are arrays on the module.
+// expected-error @+1 {{'loom.variants' is an array on the module}}
+module attributes {loom.variants = 3 : i64} {
+}
+
+// -----
+
+// expected-error @+1 {{'loom.loops' is an array on the module}}
+func.func @loops_table_on_function() attributes {loom.loops = []} {
   return
 }

@@ -128,6 +128,7 @@ func.func @loop_annotations(%n: i32) -> i32 {
 // CHECK: %[[ALT:.*]] = loom.variant_begin
 // CHECK: scf.if %[[ALT]] -> (i32)
 // CHECK: loom.variant_end %[[ALT]]
+// CHECK: loom.variant_begin {names = ["masked", "gang with refill (width 8)"]}
 func.func @timed_variants(%a: i32, %b: i32) -> i32 {
   %alt = loom.variant_begin
   %r = scf.if %alt -> (i32) {
@@ -136,5 +137,7 @@ func.func @timed_variants(%a: i32, %b: i32) -> i32 {
     scf.yield %b : i32
   }
   loom.variant_end %alt
+  %named = loom.variant_begin {names = ["masked", "gang with refill (width 8)"]}
+  loom.variant_end %named
   return %r : i32
 }

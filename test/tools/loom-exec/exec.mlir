@@ -37,6 +37,6 @@
 // TEXT: {{^}}loom-exec: {{.*}}exec.mlir: not a loadable library (not a 64-bit ELF shared library){{$}}
 // RUN: not loom-exec %t/missing.so 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: {{^}}loom-exec: {{.*}}missing.so: cannot open it{{$}}
-// RUN: %python -c "import sys; b = open(sys.argv[1], 'rb').read(); open(sys.argv[2], 'wb').write(b.replace(b'LOOM\x02\x00\x00\x00', b'LOOM\x07\x00\x00\x00', 1))" %t/mwe.so %t/abi.so
+// RUN: %python -c "import sys; b = open(sys.argv[1], 'rb').read(); open(sys.argv[2], 'wb').write(b.replace(b'LOOM\x03\x00\x00\x00', b'LOOM\x07\x00\x00\x00', 1))" %t/mwe.so %t/abi.so
 // RUN: not loom-exec %t/abi.so 2>&1 | FileCheck %s --check-prefix=ABI
-// ABI: {{^}}loom-exec: {{.*}}abi.so: compiled for Loom program ABI version 7, but this runtime loads version 2{{$}}
+// ABI: {{^}}loom-exec: {{.*}}abi.so: compiled for Loom program ABI version 7, but this runtime loads version 3{{$}}

@@ -14,10 +14,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "ApiTestUtils.h"
+#include "loom/Runtime/ProgramABI.h"
 #include "loom/Support/Threefry.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -186,6 +188,33 @@ TEST(AOT, CountersAndDefaultsAsTheJIT) {
     EXPECT_EQ(a->loops[i].iterations, b->loops[i].iterations);
     EXPECT_EQ(a->loops[i].activeLaneIterations,
               b->loops[i].activeLaneIterations);
+    EXPECT_EQ(a->loops[i].lanes, b->loops[i].lanes);
+  }
+  // Auto compiled the MWE's nest as gangs two ways: the library names the
+  // site and its variants as the JIT does, and its shards choose alike.
+  EXPECT_TRUE(std::any_of(b->loops.begin(), b->loops.end(),
+                          [](const LoopCounters &l) { return l.lanes == 32; }));
+  for (int call = 1; call < 2 * 2; ++call) {
+    ASSERT_TRUE(jit->callNamed(in).ok());
+    ASSERT_TRUE(aot->callNamed(in).ok());
+  }
+  a = jit->counters();
+  b = aot->counters();
+  ASSERT_TRUE(a.ok() && b.ok());
+  for (const Counters *c : {&*a, &*b}) {
+    ASSERT_EQ(c->variants.size(), 1u);
+    const VariantCounters &site = c->variants[0];
+    EXPECT_NE(site.location.find("while_of_while.mlir:41:12"),
+              std::string::npos)
+        << site.location;
+    EXPECT_EQ(site.primary, "gang (width 32)");
+    EXPECT_EQ(site.alternative, "gang with refill (width 32)");
+    ASSERT_EQ(site.chosen.size(), 2u);
+    for (size_t s = 0; s < 2; ++s) {
+      EXPECT_TRUE(site.chosen[s] == 0 || site.chosen[s] == 1);
+      EXPECT_GT(site.primaryNanos[s], 0);
+      EXPECT_GT(site.alternativeNanos[s], 0);
+    }
   }
 }
 
@@ -289,7 +318,8 @@ TEST(AOT, BadLibraries) {
             std::string::npos);
   // The magic then the version, as the descriptor's first two words.
   std::string head = "LOOM";
-  head += std::string("\x02\x00\x00\x00", 4);
+  uint32_t version = LOOM_PROGRAM_ABI_VERSION;
+  head += std::string(reinterpret_cast<const char *>(&version), 4);
   EXPECT_NE(loadEdited(
                 so,
                 [&](std::string &b) {
@@ -298,7 +328,8 @@ TEST(AOT, BadLibraries) {
                 },
                 "abi")
                 .find("compiled for Loom program ABI version 99, but this "
-                      "runtime loads version 2"),
+                      "runtime loads version " +
+                      std::to_string(LOOM_PROGRAM_ABI_VERSION)),
             std::string::npos);
   EXPECT_NE(loadEdited(
                 so,

@@ -110,6 +110,33 @@ TEST(MPIExecutableTest, RanksComputeTheThreadMeshBits) {
     EXPECT_EQ(c, counters->collectives[0]);
 }
 
+// Each rank times the two forms of the MWE's gang nest on its own; every
+// rank sees every rank's choice, after its loop counters.
+TEST(MPIExecutableTest, EveryRankSeesEveryRanksVariantChoice) {
+  CompileOptions options = mpiOptions();
+  options.divergent = DivergentPolicy::Auto;
+  options.loopSync = LoopSyncPolicy::Local;
+  options.countLoops = true;
+  auto exe = Executable::compileFile(mwePath(), options);
+  ASSERT_TRUE(exe) << exe.message();
+  for (int call = 0; call < 4; ++call)
+    ASSERT_TRUE(exe->call(worldRank() == 0 ? mweInputs(40 * worldSize())
+                                           : std::vector<HostBuffer>{}));
+  auto counters = exe->counters();
+  ASSERT_TRUE(counters) << counters.message();
+  ASSERT_FALSE(counters->loops.empty());
+  for (const LoopCounters &loop : counters->loops)
+    EXPECT_EQ(loop.iterations.size(), static_cast<size_t>(worldSize()));
+  ASSERT_EQ(counters->variants.size(), 1u);
+  const VariantCounters &site = counters->variants[0];
+  ASSERT_EQ(site.chosen.size(), static_cast<size_t>(worldSize()));
+  for (int r = 0; r < worldSize(); ++r) {
+    EXPECT_TRUE(site.chosen[r] == 0 || site.chosen[r] == 1) << "rank " << r;
+    EXPECT_GT(site.primaryNanos[r], 0) << "rank " << r;
+    EXPECT_GT(site.alternativeNanos[r], 0) << "rank " << r;
+  }
+}
+
 TEST(MPIExecutableTest, AFailingRankIsAnErrorOnEveryRank) {
   auto exe = Executable::compileFile(mwePath(), mpiOptions());
   ASSERT_TRUE(exe) << exe.message();

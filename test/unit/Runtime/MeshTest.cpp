@@ -244,6 +244,20 @@ TEST(VariantChoices, EachShardKeepsItsOwnAcrossRuns) {
   }
   EXPECT_EQ(ran[0], (std::vector<int32_t>{0, 1, 0, 1, 0, 0}));
   EXPECT_EQ(ran[1], (std::vector<int32_t>{0, 1, 0, 1, 1, 1}));
+  // The stats report each shard's choice and times, and a reset of the
+  // counters neither forgets nor restarts them.
+  mesh->resetStats();
+  MeshStats stats = mesh->stats();
+  ASSERT_EQ(stats.shards.size(), 2u);
+  for (int s = 0; s < 2; ++s) {
+    ASSERT_EQ(stats.shards[s].variants.size(), 1u);
+    const VariantStats &site = stats.shards[s].variants[0];
+    EXPECT_EQ(site.chosen, s == 0 ? 0 : 1);
+    int64_t slow = site.best[s == 0 ? 1 : 0], fast = site.best[s];
+    EXPECT_GE(slow, 5'000'000);
+    EXPECT_GE(fast, 0);
+    EXPECT_LT(fast, slow);
+  }
 }
 
 //===----------------------------------------------------------------------===//

@@ -273,7 +273,7 @@ LogicalResult LoomDialect::verifyOperationAttribute(Operation *op,
              << "'" << attrName << "' is a unit attribute on functions";
     return success();
   }
-  if (attrName == kLoopsAttrName) {
+  if (attrName == kLoopsAttrName || attrName == kVariantsAttrName) {
     if (!isa<ModuleOp>(op) || !isa<ArrayAttr>(attr.getValue()))
       return op->emitError()
              << "'" << attrName << "' is an array on the module";

@@ -388,6 +388,9 @@ LogicalResult VariantBeginOp::verify() {
                          << ends.size();
   if (ends.front()->getBlock() != (*this)->getBlock())
     return emitOpError() << "must be ended by a loom.variant_end in its block";
+  if (std::optional<ArrayAttr> names = getNames(); names && names->size() != 2)
+    return emitOpError() << "'names' must name the two variants, primary "
+                         << "first, not " << names->size();
   return success();
 }
 

@@ -156,6 +156,7 @@ public:
     return variants.contains(loop);
   }
   LoopStrategy useVariant(Operation *loop, bool alternative) override;
+  std::string describeVariant(Operation *loop, bool alternative) const override;
   FailureOr<func::FuncOp>
   batchGangBody(func::FuncOp scalar, ArrayRef<bool> signature, Operation *site,
                 bool isGangLoop, SmallVectorImpl<bool> &resultBatched) override;

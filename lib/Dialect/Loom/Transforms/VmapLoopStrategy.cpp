@@ -329,6 +329,17 @@ FunctionBatcher::getStrategyInGang(Operation *loop, LoopStrategyAttr pin,
   return LoopStrategy::Masked;
 }
 
+std::string FunctionBatcher::describeVariant(Operation *loop,
+                                             bool alternative) const {
+  auto it = variants.find(loop);
+  assert(it != variants.end() && "a loop compiled one way");
+  LoopVariant variant = alternative ? it->second.second : it->second.first;
+  std::string name = mlir::loom::describeVariant(variant);
+  if (variant.strategy == LoopStrategy::Gang)
+    name += " (width " + std::to_string(getGangWidth()) + ")";
+  return name;
+}
+
 LoopStrategy FunctionBatcher::useVariant(Operation *loop, bool alternative) {
   auto it = variants.find(loop);
   assert(it != variants.end() && "a loop compiled one way");

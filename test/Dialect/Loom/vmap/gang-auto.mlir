@@ -32,7 +32,7 @@
 // gang's 3168.
 // VARIANTS: remark: loop is gang (width 32): {{.*}}; gang 3168, gang with refill 5328 (width 32, divergence 6.000 a level): gang is cheapest; within 4.00x of each other, so gang with refill is compiled too, and each shard times both on its first calls
 // VARIANTS-LABEL: func.func private @nest_vmap_b_64(
-// VARIANTS: %[[ALT:.*]] = loom.variant_begin
+// VARIANTS: %[[ALT:.*]] = loom.variant_begin {names = ["gang (width 32)", "gang with refill (width 32)"]}
 // VARIANTS-NEXT: scf.if %[[ALT]]
 // VARIANTS: scf.while
 // VARIANTS: } else {

@@ -65,6 +65,10 @@ def Loom_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kBatchedAttrName = "loom.batched";
     /// Module attribute: the loops loom-count-loop-iterations numbered.
     static constexpr ::llvm::StringLiteral kLoopsAttrName = "loom.loops";
+    /// Module attribute: the loom.variant_begin sites that
+    /// -convert-mesh-to-loom-runtime numbered, with their variants' names.
+    static constexpr ::llvm::StringLiteral kVariantsAttrName =
+        "loom.variants";
     /// Loop attribute pinning the vmap lowering strategy of one loop.
     static constexpr ::llvm::StringLiteral kStrategyAttrName = "loom.strategy";
     /// Loop attribute pinning the loop-sync mode of one loop.

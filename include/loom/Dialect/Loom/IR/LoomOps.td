@@ -330,12 +330,18 @@ def Loom_VariantBeginOp : Loom_Op<"variant_begin"> {
     `loom_rt_variant_end`; in a function without a shard context it is the
     primary (`false`).
 
+    `names`, when present, says what the two are, primary first, as
+    loom-vmap's remarks name strategies; the runtime reports each shard's
+    choice under these names (`loom-run --stats`).
+
     ```mlir
-    %alt = loom.variant_begin
+    %alt = loom.variant_begin {names = ["gang (width 32)",
+                                        "gang with refill (width 32)"]}
     %r = scf.if %alt -> (tensor<?xf32>) { ... } else { ... }
     loom.variant_end %alt
     ```
   }];
+  let arguments = (ins OptionalAttr<StrArrayAttr>:$names);
   let results = (outs I1:$alternative);
   let assemblyFormat = "attr-dict";
   let hasVerifier = 1;

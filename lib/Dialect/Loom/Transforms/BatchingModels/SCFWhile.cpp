@@ -196,8 +196,11 @@ struct WhileBatchingModel
     SmallVector<Type> types;
     for (Value result : loop.getResults())
       types.push_back(context.getBatchedType(result.getType()));
+    ArrayAttr names = builder.getStrArrayAttr(
+        {context.describeVariant(loop, /*alternative=*/false),
+         context.describeVariant(loop, /*alternative=*/true)});
     Value alternative =
-        builder.create<VariantBeginOp>(loc, builder.getI1Type());
+        builder.create<VariantBeginOp>(loc, builder.getI1Type(), names);
     auto branch = builder.create<scf::IfOp>(loc, types, alternative,
                                             /*withElseRegion=*/true);
     // The primary last: what the rest of the function sees of this loop.
