@@ -169,8 +169,8 @@ Status describeMesh(mlir::ModuleOp module, const std::string &name,
 void describeVariants(mlir::ModuleOp module, Executable::Impl &impl) {
   using mlir::loom::LoomDialect;
   impl.variants.clear();
-  if (auto table =
-          module->getAttrOfType<mlir::ArrayAttr>(LoomDialect::kVariantsAttrName))
+  if (auto table = module->getAttrOfType<mlir::ArrayAttr>(
+          LoomDialect::kVariantsAttrName))
     for (auto site : table.getAsRange<mlir::DictionaryAttr>())
       impl.variants.push_back(
           {site.getAs<mlir::StringAttr>("loc").str(),

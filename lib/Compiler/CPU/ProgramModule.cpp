@@ -65,8 +65,8 @@ public:
             "LoomProgramValue")),
         batchAxisType(llvm::StructType::create(ctx, {i64, i64, i64},
                                                "LoomProgramBatchAxis")),
-        loopType(llvm::StructType::create(ctx, {ptr, i32, i32},
-                                          "LoomProgramLoop")),
+        loopType(
+            llvm::StructType::create(ctx, {ptr, i32, i32}, "LoomProgramLoop")),
         variantType(llvm::StructType::create(ctx, {ptr, ptr, ptr},
                                              "LoomProgramVariant")) {}
 
