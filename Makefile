@@ -46,36 +46,41 @@ demo: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure --no-label-summary -j$(JOBS)
 
+# The commit each benchmark JSON was measured at, for report.py: `-dirty`
+# when tracked files differ from it.
+BENCH_CONTEXT = --benchmark_context=commit=$(shell git describe --always \
+  --dirty --abbrev=7 --exclude='*' 2>/dev/null || echo unknown)
+
 bench: configure
 	@scripts/install-bench-deps.sh
 	cmake --build $(BUILD) --target loom-bench-jit loom-bench-aot \
 	  loom-bench-mesh loom-bench-seed loom-bench-divergent loom-bench-masked \
 	  loom-opt -j$(JOBS)
 	@mkdir -p $(BUILD)/bench
-	$(BUILD)/bin/loom-bench-jit --benchmark_repetitions=5 \
+	$(BUILD)/bin/loom-bench-jit --benchmark_repetitions=5 $(BENCH_CONTEXT) \
 	  --benchmark_display_aggregates_only=true \
 	  --benchmark_out=$(BUILD)/bench/jit.json --benchmark_out_format=json
-	$(BUILD)/bin/loom-bench-aot --benchmark_repetitions=5 \
+	$(BUILD)/bin/loom-bench-aot --benchmark_repetitions=5 $(BENCH_CONTEXT) \
 	  --benchmark_display_aggregates_only=true \
 	  --benchmark_out=$(BUILD)/bench/aot.json --benchmark_out_format=json
-	$(BUILD)/bin/loom-bench-mesh \
+	$(BUILD)/bin/loom-bench-mesh $(BENCH_CONTEXT) \
 	  --benchmark_display_aggregates_only=true \
 	  --benchmark_out=$(BUILD)/bench/mesh.json --benchmark_out_format=json
 	$(BUILD)/bin/loom-bench-seed --peak-memory-ode=100000 \
 	  --peak-memory-out=$(BUILD)/bench/memory.json
 	@# A mismatch fails the run, after the report shows what did run.
-	$(BUILD)/bin/loom-bench-seed --benchmark_repetitions=7 \
+	$(BUILD)/bin/loom-bench-seed --benchmark_repetitions=7 $(BENCH_CONTEXT) \
 	  --benchmark_enable_random_interleaving=true \
 	  --benchmark_min_time=0.03 --benchmark_display_aggregates_only=true \
 	  --benchmark_out=$(BUILD)/bench/seed.json --benchmark_out_format=json; \
 	status=$$?; \
-	$(BUILD)/bin/loom-bench-divergent --benchmark_repetitions=9 \
+	$(BUILD)/bin/loom-bench-divergent --benchmark_repetitions=9 $(BENCH_CONTEXT) \
 	  --benchmark_enable_random_interleaving=true \
 	  --benchmark_min_time=0.03 --benchmark_display_aggregates_only=true \
 	  --benchmark_out=$(BUILD)/bench/divergent.json \
 	  --benchmark_out_format=json || status=1; \
 	rm -f $(BUILD)/bench/masked.json; \
-	$(BUILD)/bin/loom-bench-masked --benchmark_repetitions=3 \
+	$(BUILD)/bin/loom-bench-masked --benchmark_repetitions=3 $(BENCH_CONTEXT) \
 	  --benchmark_display_aggregates_only=true \
 	  --benchmark_out=$(BUILD)/bench/masked.json \
 	  --benchmark_out_format=json || status=1; \
@@ -132,4 +137,4 @@ clean:
 # is configured without MPI, runs one small program on the thread mesh.
 check-no-mpi: configure-tsan
 	cmake --build $(TSAN_BUILD) --target loom-run -j$(JOBS)
-	@TSAN_OPTIONS=halt_on_error=1 scripts/check-no-mpi.sh $(TSAN_BUILD)
+	@. $(TSAN_BUILD)/SanitizerEnv.sh && scripts/check-no-mpi.sh $(TSAN_BUILD)

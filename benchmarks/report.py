@@ -117,6 +117,16 @@ def noisy(r):
     return bool(t) and min(t) > 0 and max(t) / min(t) > NOISY
 
 
+def head_commit():
+    try:
+        repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=repo,
+                              capture_output=True, text=True).stdout.strip() \
+            or "unknown"
+    except OSError:
+        return "unknown"
+
+
 def machine(seed_doc):
     model = "unknown"
     try:
@@ -132,17 +142,16 @@ def machine(seed_doc):
                              text=True).stdout.splitlines()[0]
     except (OSError, IndexError):
         cxx = "unknown"
-    try:
-        repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=repo,
-                                capture_output=True, text=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                               cwd=repo, capture_output=True, text=True).stdout.strip()
-        if dirty:
-            commit += " (with uncommitted changes in the tree)"
-    except OSError:
-        commit = "unknown"
     ctx = (seed_doc or {}).get("context", {})
+    # `make bench` records the commit it measured (--benchmark_context); a
+    # run without it is named by the tree it is rendered from, and says so.
+    commit = ctx.get("commit")
+    if commit:
+        if commit.endswith("-dirty"):
+            commit = commit[:-len("-dirty")] + \
+                " (with uncommitted changes in the tree)"
+    else:
+        commit = head_commit() + " (at rendering; the run did not record one)"
     return {
         "nproc": os.cpu_count(),
         "model": model,

@@ -10,10 +10,13 @@
 // RUN: FileCheck %s --check-prefix=LLVM < %t.ll
 // LLVM-DAG: target triple = "x86_64
 // LLVM-DAG: define hidden void @_mlir_main(ptr
-// LLVM-DAG: @loom_program = {{.*}}constant %LoomProgram { i32 1297043276, i32 2, ptr @{{.*}}, ptr @{{.*}}, ptr @{{.*}}, ptr @{{.*}}, ptr @{{.*}}, ptr @{{.*}}, ptr @_mlir_main, i64 2, i32 1,
+// LLVM-DAG: @loom_program = {{.*}}constant %LoomProgram { i32 1297043276, i32 3, ptr @{{.*}}, ptr @{{.*}}, ptr @{{.*}}, ptr @{{.*}}, ptr @{{.*}}, ptr @{{.*}}, ptr @_mlir_main, i64 2, i32 1,
 // LLVM-DAG: c"x86-64-v3\00"
 // LLVM-DAG: c"{{.*}}+avx2,{{.*}}"
 // LLVM-DAG: c"{{.*}}while_of_while.mlir:49:13\00"
+// The timed variants' site, and the names its two forms are reported by.
+// LLVM-DAG: c"{{.*}}while_of_while.mlir:41:12\00"
+// LLVM-DAG: c"gang with refill (width 32)\00"
 //
 // RUN: loom-compile %examples/mwe/while_of_while.mlir --emit=obj -o %t.o
 // RUN: llvm-nm %t.o | FileCheck %s --check-prefix=OBJ
