@@ -200,6 +200,7 @@ struct Lowering {
     OpBuilder b(module.getContext());
     SmallVector<Attribute> table;
     for (auto [site, begin] : llvm::enumerate(begins)) {
+      Location loc = begin.getLoc();
       StringAttr primary = b.getStringAttr("primary"),
                  secondary = b.getStringAttr("alternative");
       if (std::optional<ArrayAttr> names = begin.getNames()) {
@@ -207,11 +208,9 @@ struct Lowering {
         secondary = cast<StringAttr>((*names)[1]);
       }
       table.push_back(b.getDictionaryAttr(
-          {b.getNamedAttr("loc",
-                          b.getStringAttr(locationString(begin.getLoc()))),
+          {b.getNamedAttr("loc", b.getStringAttr(locationString(loc))),
            b.getNamedAttr("primary", primary),
            b.getNamedAttr("alternative", secondary)}));
-      Location loc = begin.getLoc();
       auto end = cast<VariantEndOp>(
           *llvm::find_if(begin->getUsers(),
                          [](Operation *op) { return isa<VariantEndOp>(op); }));
