@@ -122,6 +122,9 @@ struct LoopCounters {
   /// (Counters::lanes). Lane utilisation is activeLaneIterations /
   /// (iterations * lanes). Libraries loaded by Executable::load record 0.
   int64_t lanes = 0;
+  /// The timed variant the loop runs in (a VariantCounters name), empty
+  /// when it is in none: each of the two has its own loops.
+  std::string variant;
   std::vector<int64_t> iterations;
   std::vector<int64_t> activeLaneIterations;
 };

@@ -162,6 +162,8 @@ Status describeMesh(mlir::ModuleOp module, const std::string &name,
                               loop.getAs<mlir::BoolAttr>("masked").getValue());
       auto lanes = loop.getAs<mlir::IntegerAttr>("lanes");
       impl.loopLanes.push_back(lanes ? lanes.getInt() : 0);
+      auto variant = loop.getAs<mlir::StringAttr>("variant");
+      impl.loopVariants.push_back(variant ? variant.str() : "");
     }
   return Status::success();
 }

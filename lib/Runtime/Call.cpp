@@ -174,6 +174,8 @@ Result<Counters> Executable::counters() const {
     loop.location = impl->loops[id].first;
     loop.masked = impl->loops[id].second;
     loop.lanes = id < impl->loopLanes.size() ? impl->loopLanes[id] : 0;
+    if (id < impl->loopVariants.size())
+      loop.variant = impl->loopVariants[id];
     for (const ShardStats &shard : stats.shards) {
       LoopStats s = id < shard.loops.size() ? shard.loops[id] : LoopStats();
       loop.iterations.push_back(s.iterations);

@@ -41,7 +41,7 @@ createMPIMesh(int64_t numShards, std::optional<int32_t> communicator);
 using namespace loom;
 using namespace loom::detail;
 
-static_assert(sizeof(LoomProgramValue) == 64 && sizeof(LoomProgramLoop) == 16 &&
+static_assert(sizeof(LoomProgramValue) == 64 && sizeof(LoomProgramLoop) == 24 &&
                   sizeof(LoomProgramVariant) == 24,
               "ProgramABI.h's layout is what lib/Compiler/CPU builds");
 
@@ -272,6 +272,7 @@ Status readDescriptor(const LoomProgram &p, Executable::Impl &impl,
   for (int64_t i = 0; i < p.numLoops; ++i) {
     impl.loops.emplace_back(text(p.loops[i].location), p.loops[i].masked != 0);
     impl.loopLanes.push_back(p.loops[i].lanes);
+    impl.loopVariants.push_back(text(p.loops[i].variant));
   }
   for (int64_t i = 0; i < p.numVariants; ++i)
     impl.variants.push_back({text(p.variants[i].location),

@@ -170,8 +170,9 @@ static Status printCounters(const Executable &exe) {
           loop.iterations[s] * (loop.lanes ? loop.lanes : counters->lanes[s]);
     }
     std::string line =
-        fmt::format("loop {} ({}): iterations per shard per call {}",
+        fmt::format("loop {} ({}{}{}): iterations per shard per call {}",
                     loop.location, loop.masked ? "masked" : "unmasked",
+                    loop.variant.empty() ? "" : ", in variant ", loop.variant,
                     joinInts(perCall(loop.iterations)));
     if (loop.masked && slots > 0)
       line +=

@@ -67,6 +67,9 @@ struct Executable::Impl {
   /// By id: the lanes each iteration of a masked loop covers when fixed (a
   /// gang's), 0 for the shard's lanes (and for loops of a loaded library).
   std::vector<int64_t> loopLanes;
+  /// By id: the timed variant the loop is in (a name of `variants`), or
+  /// empty.
+  std::vector<std::string> loopVariants;
   /// By site: where each loom.variant_begin is and what its two variants
   /// are (the module's loom.variants).
   struct VariantSite {

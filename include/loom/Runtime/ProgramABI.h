@@ -66,6 +66,8 @@ typedef struct LoomProgramLoop {
   /* The lanes each iteration of a masked loop covers when fixed (a gang's
    * width); 0 for the shard's lanes (loom::LoopCounters::lanes). */
   int32_t lanes;
+  /* The timed variant the loop is in (a name of `variants`); "" for none. */
+  const char *variant;
 } LoomProgramLoop;
 
 /* A loop nest compiled two ways, whose variant each shard picks by timing

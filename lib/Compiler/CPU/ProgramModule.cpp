@@ -65,8 +65,8 @@ public:
             "LoomProgramValue")),
         batchAxisType(llvm::StructType::create(ctx, {i64, i64, i64},
                                                "LoomProgramBatchAxis")),
-        loopType(
-            llvm::StructType::create(ctx, {ptr, i32, i32}, "LoomProgramLoop")),
+        loopType(llvm::StructType::create(ctx, {ptr, i32, i32, ptr},
+                                          "LoomProgramLoop")),
         variantType(llvm::StructType::create(ctx, {ptr, ptr, ptr},
                                              "LoomProgramVariant")) {}
 
@@ -186,8 +186,11 @@ void loom::detail::addProgramDescriptor(llvm::Module &module,
   for (size_t id = 0; id < impl.loops.size(); ++id) {
     const auto &[location, masked] = impl.loops[id];
     int64_t lanes = id < impl.loopLanes.size() ? impl.loopLanes[id] : 0;
+    std::string variant =
+        id < impl.loopVariants.size() ? impl.loopVariants[id] : "";
     loops.push_back(llvm::ConstantStruct::get(
-        b.loopType, {b.string(location), b.int32(masked), b.int32(lanes)}));
+        b.loopType, {b.string(location), b.int32(masked), b.int32(lanes),
+                     b.string(variant)}));
   }
   for (const Executable::Impl::VariantSite &site : impl.variants)
     variants.push_back(llvm::ConstantStruct::get(

@@ -47,6 +47,57 @@ Value maskOf(scf::WhileOp loop) {
   return {};
 }
 
+/// The timed variant (a name of loom.variant_begin's) an op runs in: the
+/// branch of the scf.if on a loom.variant_begin around it, or, in a
+/// function, the one every call of the function runs in. Empty for none,
+/// and for a function called from two variants (or from outside them).
+class VariantNames {
+public:
+  explicit VariantNames(ModuleOp module) {
+    module.walk([&](func::CallOp call) {
+      calls[call.getCalleeAttr().getAttr()].push_back(call);
+    });
+  }
+
+  StringRef of(Operation *op) {
+    for (Operation *child = op, *parent = op->getParentOp(); parent;
+         child = parent, parent = parent->getParentOp()) {
+      if (auto branch = dyn_cast<scf::IfOp>(parent))
+        if (auto begin =
+                branch.getCondition().getDefiningOp<VariantBeginOp>()) {
+          bool alternative =
+              child->getParentRegion() == &branch.getThenRegion();
+          if (std::optional<ArrayAttr> names = begin.getNames())
+            return cast<StringAttr>((*names)[alternative ? 1 : 0]).getValue();
+          return alternative ? "alternative" : "primary";
+        }
+      if (auto func = dyn_cast<func::FuncOp>(parent))
+        return ofFunction(func);
+    }
+    return {};
+  }
+
+private:
+  StringRef ofFunction(func::FuncOp func) {
+    auto [it, inserted] = functions.try_emplace(func, StringRef());
+    // Seen before, or being decided (a recursive call): an empty name
+    // stands until then.
+    if (!inserted)
+      return it->second;
+    std::optional<StringRef> name;
+    for (func::CallOp call : calls.lookup(func.getSymNameAttr())) {
+      StringRef caller = of(call);
+      if (name && *name != caller)
+        return {};
+      name = caller;
+    }
+    return functions[func] = name.value_or(StringRef());
+  }
+
+  DenseMap<StringAttr, SmallVector<func::CallOp>> calls;
+  DenseMap<Operation *, StringRef> functions;
+};
+
 struct LoomCountLoopIterations
     : mlir::loom::impl::LoomCountLoopIterationsBase<LoomCountLoopIterations> {
   void runOnOperation() override {
@@ -81,6 +132,7 @@ struct LoomCountLoopIterations
         module, symbols, RuntimeFunction::CountIteration);
 
     SmallVector<Attribute> table;
+    VariantNames variants(module);
     int32_t id = 0;
     module.walk<WalkOrder::PreOrder>([&](scf::WhileOp loop) {
       auto func = loop->getParentOfType<func::FuncOp>();
@@ -118,6 +170,8 @@ struct LoomCountLoopIterations
                 cast<RankedTensorType>(mask.getType()).getDimSize(0);
             !ShapedType::isDynamic(lanes))
           entry.push_back(b.getNamedAttr("lanes", b.getI64IntegerAttr(lanes)));
+      if (StringRef variant = variants.of(loop); !variant.empty())
+        entry.push_back(b.getNamedAttr("variant", b.getStringAttr(variant)));
       table.push_back(b.getDictionaryAttr(entry));
       ++id;
     });

@@ -41,6 +41,9 @@
 // STATS2: collectives per shard per call
 // STATS2-NEXT: kept per shard [undecided]; fastest run per shard, primary [{{[0-9]+\.[0-9]+}}] and alternative [{{[0-9]+\.[0-9]+}}] ms{{$}}
 // RUN: loom-run %s --repeat 5 --shards 2 --stats --input targets=%t.targets.npy --input scales=%t.scales.npy | FileCheck %s --check-prefix=STATS5
+// Each loop says which variant it is in.
+// STATS5-DAG: (masked, in variant masked): iterations
+// STATS5-DAG: (masked, in variant gang with refill (width 32)): iterations
 // STATS5: kept per shard [{{(primary|alternative), (primary|alternative)}}]; fastest run per shard, primary [{{[0-9.]+, [0-9.]+}}] and alternative [{{[0-9.]+, [0-9.]+}}] ms{{$}}
 
 // The reference is the scalar function's (here as Python computes it in

@@ -189,6 +189,7 @@ TEST(AOT, CountersAndDefaultsAsTheJIT) {
     EXPECT_EQ(a->loops[i].activeLaneIterations,
               b->loops[i].activeLaneIterations);
     EXPECT_EQ(a->loops[i].lanes, b->loops[i].lanes);
+    EXPECT_EQ(a->loops[i].variant, b->loops[i].variant);
   }
   // Auto compiled the MWE's nest as gangs two ways: the library names the
   // site and its variants as the JIT does, and its shards choose alike.
@@ -209,6 +210,12 @@ TEST(AOT, CountersAndDefaultsAsTheJIT) {
         << site.location;
     EXPECT_EQ(site.primary, "gang (width 32)");
     EXPECT_EQ(site.alternative, "gang with refill (width 32)");
+    // Each variant has its own loops, which say so.
+    for (const std::string &name : {site.primary, site.alternative})
+      EXPECT_TRUE(
+          std::any_of(c->loops.begin(), c->loops.end(),
+                      [&](const LoopCounters &l) { return l.variant == name; }))
+          << name;
     ASSERT_EQ(site.chosen.size(), 2u);
     for (size_t s = 0; s < 2; ++s) {
       EXPECT_TRUE(site.chosen[s] == 0 || site.chosen[s] == 1);
