@@ -120,7 +120,7 @@ struct LoopCounters {
   /// The lanes each iteration of a masked loop covers when that is fixed:
   /// a gang's width (divergent=gang). 0: the shard's lanes
   /// (Counters::lanes). Lane utilisation is activeLaneIterations /
-  /// (iterations * lanes). Libraries loaded by Executable::load record 0.
+  /// (iterations * lanes).
   int64_t lanes = 0;
   /// The timed variant the loop runs in (a VariantCounters name), empty
   /// when it is in none: each of the two has its own loops.
