@@ -612,3 +612,22 @@ module attributes {loom.variants = 3 : i64} {
 func.func @loops_table_on_function() attributes {loom.loops = []} {
   return
 }
+
+// -----
+
+// The runtime reads each entry by name.
+// expected-error @+1 {{'loom.loops' entry #1 must be {loc = string, masked = bool} (with an integer 'lanes' and a string 'variant' optional)}}
+module attributes {loom.loops = [{loc = "a.mlir:1:1", masked = true}, {}]} {
+}
+
+// -----
+
+// expected-error @+1 {{'loom.loops' entry #0 must be {loc = string, masked = bool}}}
+module attributes {loom.loops = [{loc = "a.mlir:1:1", masked = true, lanes = "32"}]} {
+}
+
+// -----
+
+// expected-error @+1 {{'loom.variants' entry #0 must be {loc, primary, alternative = string}}}
+module attributes {loom.variants = [{loc = "a.mlir:1:1", primary = "masked"}]} {
+}

@@ -274,9 +274,31 @@ LogicalResult LoomDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (attrName == kLoopsAttrName || attrName == kVariantsAttrName) {
-    if (!isa<ModuleOp>(op) || !isa<ArrayAttr>(attr.getValue()))
+    auto table = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!isa<ModuleOp>(op) || !table)
       return op->emitError()
              << "'" << attrName << "' is an array on the module";
+    // The runtime reads these tables by name: every entry is checked.
+    bool loops = attrName == kLoopsAttrName;
+    for (auto [i, element] : llvm::enumerate(table)) {
+      auto entry = dyn_cast<DictionaryAttr>(element);
+      auto isString = [&](StringRef key) {
+        return entry && isa_and_nonnull<StringAttr>(entry.get(key));
+      };
+      bool ok = isString("loc");
+      if (loops)
+        ok = ok && isa_and_nonnull<BoolAttr>(entry.get("masked")) &&
+             (!entry.get("lanes") || isa<IntegerAttr>(entry.get("lanes"))) &&
+             (!entry.get("variant") || isString("variant"));
+      else
+        ok = ok && isString("primary") && isString("alternative");
+      if (!ok)
+        return op->emitError()
+               << "'" << attrName << "' entry #" << i << " must be "
+               << (loops ? "{loc = string, masked = bool} (with an "
+                           "integer 'lanes' and a string 'variant' optional)"
+                         : "{loc, primary, alternative = string}");
+    }
     return success();
   }
   if (attrName == kLaneMaskAttrName) {
