@@ -158,12 +158,12 @@ Status describeMesh(mlir::ModuleOp module, const std::string &name,
   if (auto table =
           module->getAttrOfType<mlir::ArrayAttr>(LoomDialect::kLoopsAttrName))
     for (auto loop : table.getAsRange<mlir::DictionaryAttr>()) {
-      impl.loops.emplace_back(loop.getAs<mlir::StringAttr>("loc").str(),
-                              loop.getAs<mlir::BoolAttr>("masked").getValue());
       auto lanes = loop.getAs<mlir::IntegerAttr>("lanes");
-      impl.loopLanes.push_back(lanes ? lanes.getInt() : 0);
       auto variant = loop.getAs<mlir::StringAttr>("variant");
-      impl.loopVariants.push_back(variant ? variant.str() : "");
+      impl.loops.push_back({loop.getAs<mlir::StringAttr>("loc").str(),
+                            loop.getAs<mlir::BoolAttr>("masked").getValue(),
+                            lanes ? lanes.getInt() : 0,
+                            variant ? variant.str() : ""});
     }
   return Status::success();
 }

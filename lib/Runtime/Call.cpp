@@ -170,12 +170,12 @@ Result<Counters> Executable::counters() const {
     out.collectives.push_back(shard.collectives);
   }
   for (size_t id = 0; id < impl->loops.size(); ++id) {
+    const Executable::Impl::LoopSite &site = impl->loops[id];
     LoopCounters loop;
-    loop.location = impl->loops[id].first;
-    loop.masked = impl->loops[id].second;
-    loop.lanes = id < impl->loopLanes.size() ? impl->loopLanes[id] : 0;
-    if (id < impl->loopVariants.size())
-      loop.variant = impl->loopVariants[id];
+    loop.location = site.location;
+    loop.masked = site.masked;
+    loop.lanes = site.lanes;
+    loop.variant = site.variant;
     for (const ShardStats &shard : stats.shards) {
       LoopStats s = id < shard.loops.size() ? shard.loops[id] : LoopStats();
       loop.iterations.push_back(s.iterations);

@@ -270,9 +270,8 @@ Status readDescriptor(const LoomProgram &p, Executable::Impl &impl,
   impl.countsLoops = p.counters != 0;
   auto text = [](const char *s) { return std::string(s ? s : ""); };
   for (int64_t i = 0; i < p.numLoops; ++i) {
-    impl.loops.emplace_back(text(p.loops[i].location), p.loops[i].masked != 0);
-    impl.loopLanes.push_back(p.loops[i].lanes);
-    impl.loopVariants.push_back(text(p.loops[i].variant));
+    impl.loops.push_back({text(p.loops[i].location), p.loops[i].masked != 0,
+                          p.loops[i].lanes, text(p.loops[i].variant)});
   }
   for (int64_t i = 0; i < p.numVariants; ++i)
     impl.variants.push_back({text(p.variants[i].location),

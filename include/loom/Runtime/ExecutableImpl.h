@@ -61,15 +61,18 @@ struct Executable::Impl {
   std::unique_ptr<Mesh> mesh;
   std::vector<bool> inputSplit, outputSplit;
   /// Compiled with loop counters; the loops loom-count-loop-iterations
-  /// numbered, by id: location and whether the loop is masked.
+  /// numbered, by id (the module's loom.loops).
   bool countsLoops = false;
-  std::vector<std::pair<std::string, bool>> loops;
-  /// By id: the lanes each iteration of a masked loop covers when fixed (a
-  /// gang's), 0 for the shard's lanes (and for loops of a loaded library).
-  std::vector<int64_t> loopLanes;
-  /// By id: the timed variant the loop is in (a name of `variants`), or
-  /// empty.
-  std::vector<std::string> loopVariants;
+  struct LoopSite {
+    std::string location;
+    bool masked = false;
+    /// The lanes each iteration of a masked loop covers when fixed (a
+    /// gang's), 0 for the shard's lanes.
+    int64_t lanes = 0;
+    /// The timed variant the loop is in (a name of `variants`), or empty.
+    std::string variant;
+  };
+  std::vector<LoopSite> loops;
   /// By site: where each loom.variant_begin is and what its two variants
   /// are (the module's loom.variants).
   struct VariantSite {

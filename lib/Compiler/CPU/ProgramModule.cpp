@@ -183,15 +183,10 @@ void loom::detail::addProgramDescriptor(llvm::Module &module,
     for (auto [input, axis] : impl.batchGroups[g])
       axes.push_back(llvm::ConstantStruct::get(
           b.batchAxisType, {b.int64(g), b.int64(input), b.int64(axis)}));
-  for (size_t id = 0; id < impl.loops.size(); ++id) {
-    const auto &[location, masked] = impl.loops[id];
-    int64_t lanes = id < impl.loopLanes.size() ? impl.loopLanes[id] : 0;
-    std::string variant =
-        id < impl.loopVariants.size() ? impl.loopVariants[id] : "";
+  for (const Executable::Impl::LoopSite &loop : impl.loops)
     loops.push_back(llvm::ConstantStruct::get(
-        b.loopType, {b.string(location), b.int32(masked), b.int32(lanes),
-                     b.string(variant)}));
-  }
+        b.loopType, {b.string(loop.location), b.int32(loop.masked),
+                     b.int32(loop.lanes), b.string(loop.variant)}));
   for (const Executable::Impl::VariantSite &site : impl.variants)
     variants.push_back(llvm::ConstantStruct::get(
         b.variantType, {b.string(site.location), b.string(site.primary),

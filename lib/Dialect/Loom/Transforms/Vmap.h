@@ -162,6 +162,8 @@ public:
                 bool isGangLoop, SmallVectorImpl<bool> &resultBatched) override;
 
 private:
+  /// One of the two forms getLoopStrategy chose to compile `loop` in.
+  LoopVariant getVariant(Operation *loop, bool alternative) const;
   std::string explainControl(Operation *loop) const;
   void remarkNestedLoops(Operation *op, bool includeSelf, StringRef message);
   std::optional<LoopStrategy> getStrategyInGang(Operation *loop,

@@ -329,11 +329,16 @@ FunctionBatcher::getStrategyInGang(Operation *loop, LoopStrategyAttr pin,
   return LoopStrategy::Masked;
 }
 
-std::string FunctionBatcher::describeVariant(Operation *loop,
-                                             bool alternative) const {
+LoopVariant FunctionBatcher::getVariant(Operation *loop,
+                                        bool alternative) const {
   auto it = variants.find(loop);
   assert(it != variants.end() && "a loop compiled one way");
-  LoopVariant variant = alternative ? it->second.second : it->second.first;
+  return alternative ? it->second.second : it->second.first;
+}
+
+std::string FunctionBatcher::describeVariant(Operation *loop,
+                                             bool alternative) const {
+  LoopVariant variant = getVariant(loop, alternative);
   std::string name = mlir::loom::describeVariant(variant);
   if (variant.strategy == LoopStrategy::Gang)
     name += " (width " + std::to_string(getGangWidth()) + ")";
@@ -341,9 +346,7 @@ std::string FunctionBatcher::describeVariant(Operation *loop,
 }
 
 LoopStrategy FunctionBatcher::useVariant(Operation *loop, bool alternative) {
-  auto it = variants.find(loop);
-  assert(it != variants.end() && "a loop compiled one way");
-  LoopVariant variant = alternative ? it->second.second : it->second.first;
+  LoopVariant variant = getVariant(loop, alternative);
   gangLoops.erase(loop);
   refillLoops.erase(loop);
   if (variant.strategy == LoopStrategy::Gang) {
