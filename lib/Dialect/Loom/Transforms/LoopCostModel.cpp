@@ -319,9 +319,15 @@ private:
 } // namespace
 
 std::string mlir::loom::describeVariant(LoopVariant variant) {
-  if (variant.strategy == LoopStrategy::Gang)
+  // As remarks and --divergent spell them (the attribute says per_lane).
+  switch (variant.strategy) {
+  case LoopStrategy::Gang:
     return variant.refill ? "gang with refill" : "gang";
-  return stringifyLoopStrategy(variant.strategy).str();
+  case LoopStrategy::PerLane:
+    return "per-lane";
+  default:
+    return stringifyLoopStrategy(variant.strategy).str();
+  }
 }
 
 LoopCostDecision
@@ -423,7 +429,16 @@ mlir::loom::chooseDivergentStrategy(Operation *loop,
                                                 : "gang is cheapest")
                              : "neither is cheaper")
                .str();
-  if (decision.alternative)
+  // Lock-step gangs as refill's alternative are refill's own loop with its
+  // slots' refill switched off at run time (SCFWhile.cpp).
+  if (decision.alternative &&
+      decision.alternative->strategy == LoopStrategy::Gang && decision.refill)
+    why += llvm::formatv("; within {0}x of each other, so the loop can also "
+                         "run lock-step (refill switched off at run time), "
+                         "and each shard times both on its first calls",
+                         params.adaptiveFactor)
+               .str();
+  else if (decision.alternative)
     why += llvm::formatv("; within {0}x of each other, so {1} is compiled "
                          "too, and each shard times both on its first calls",
                          params.adaptiveFactor,

@@ -6,6 +6,7 @@
 // RUN: loom-opt %s -loom-vmap="one-pass-op-cost=1 gang-one-pass-op-cost=1 divergence-per-doubling=1 carried-latency-cost=100 gang-overhead=0 refill-op-cost=1000" -mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=GANG
 // RUN: loom-opt %s -loom-vmap="one-pass-op-cost=1 gang-one-pass-op-cost=1 divergence-per-doubling=1 carried-latency-cost=100 gang-overhead=1000 refill-op-cost=0" -mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=REFILL
 // RUN: loom-opt %s -loom-vmap="one-pass-op-cost=1 gang-one-pass-op-cost=1 divergence-per-doubling=1 carried-latency-cost=100 gang-overhead=0 refill-op-cost=50" -mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=VARIANTS
+// RUN: loom-opt %s -loom-vmap="one-pass-op-cost=1 gang-one-pass-op-cost=1 divergence-per-doubling=1 carried-latency-cost=100 gang-overhead=0 refill-op-cost=20" -mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=SWITCH
 // RUN: loom-opt %s -loom-vmap="adaptive=0 one-pass-op-cost=1 gang-one-pass-op-cost=1 divergence-per-doubling=1 carried-latency-cost=100 gang-overhead=0 refill-op-cost=50" -mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NO-VARIANTS
 // RUN: loom-opt %s -loom-vmap="one-pass-op-cost=1 gang-overhead=0 gang-width=64 divergence-per-doubling=0 carried-latency-cost=0" -mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=FITS
 
@@ -39,6 +40,26 @@
 // VARIANTS: scf.for
 // VARIANTS: func.call @nest_gang_vmap_bu_32_masked_gang(
 // VARIANTS: loom.variant_end %[[ALT]]
+
+// Where refill is the cheaper, 6 x (88 + 20 x 2 x 8) = 2448 against gang's
+// 3168, one loop runs both: the refill loop, whose slots take lanes one by
+// one while the switch is on, and otherwise all at once when none is
+// active (the 32 bits of every slot), which is lock-step gangs.
+// SWITCH: remark: loop is gang (width 32, refill): {{.*}}; gang 3168, gang with refill 2448 (width 32, divergence 6.000 a level): gang with refill is cheapest; within 4.00x of each other, so the loop can also run lock-step (refill switched off at run time), and each shard times both on its first calls
+// SWITCH-LABEL: func.func private @nest_vmap_b_64(
+// SWITCH: %[[ALT:.*]] = loom.variant_begin {names = ["gang with refill (width 32)", "gang (width 32)"]}
+// SWITCH-NOT: scf.if %[[ALT]]
+// SWITCH: %[[ON:.*]] = arith.xori %[[ALT]], %true
+// SWITCH-NOT: func.call @nest_gang_vmap_bu_32_masked_gang(
+// SWITCH: scf.while
+// SWITCH: %[[GOING:.*]] = loom.any
+// SWITCH: %[[EMPTY:.*]] = arith.xori %[[GOING]], %{{.*}} : i1
+// SWITCH: %[[WHEN:.*]] = arith.ori %[[ON]], %[[EMPTY]] : i1
+// SWITCH: arith.andi %{{.*}}, %[[WHEN]] : i1
+// SWITCH: arith.select %[[ON]], %{{.*}}, %c4294967295_i64 : i64
+// SWITCH: } attributes {loom.lane_mask = 3 : i64, loom.strategy = #loom.strategy<gang>}
+// SWITCH-NOT: scf.while
+// SWITCH: loom.variant_end %[[ALT]]
 
 // adaptive=0 keeps the single cheapest lowering.
 // NO-VARIANTS: gang 3168, gang with refill 5328 (width 32, divergence 6.000 a level): gang is cheapest{{$}}

@@ -96,9 +96,11 @@ LogicalResult batchWhileInGangs(scf::WhileOp loop, BatchingContext &context,
                                 OpBuilder &builder);
 
 /// The same with refill: `getGangWidth()` slots, each taking the next
-/// pending lane when its lane leaves the loop (SCFWhileRefill.cpp).
+/// pending lane when its lane leaves the loop (SCFWhileRefill.cpp). With
+/// `refillOn` (an i1), they do so only while it holds, and otherwise run
+/// lock-step gangs of the next W lanes.
 LogicalResult batchWhileRefill(scf::WhileOp loop, BatchingContext &context,
-                               OpBuilder &builder);
+                               OpBuilder &builder, Value refillOn = {});
 
 } // namespace mlir::loom
 

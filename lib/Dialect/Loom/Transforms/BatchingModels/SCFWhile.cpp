@@ -189,6 +189,16 @@ struct WhileBatchingModel
   //      r = if a { alternative(while) } else { primary(while) }
   //      loom.variant_end a
   // Both compute the same bits; each shard times them and keeps the faster.
+  // Where the primary is gangs with refill and the alternative lock-step
+  // gangs, one nest runs both, its slots refilling while a run-time switch
+  // holds (batchWhileRefill), and the nest is compiled once:
+  //   => a = loom.variant_begin
+  //      r = refill(while, refill-on = !a)
+  //      loom.variant_end a
+  // Not the other way round: refill's slots cost more per trip than a
+  // lock-step gang's own loop (the ODE's, with a 100-float buffer among its
+  // carries, runs 1.8x slower lock-step in them), so a primary that is
+  // lock-step keeps its own loop.
   static LogicalResult batchTimedVariants(scf::WhileOp loop,
                                           BatchingContext &context,
                                           OpBuilder &builder) {
@@ -201,6 +211,15 @@ struct WhileBatchingModel
          context.describeVariant(loop, /*alternative=*/true)});
     Value alternative =
         builder.create<VariantBeginOp>(loc, builder.getI1Type(), names);
+    if (isRefillSwitch(loop, context)) {
+      Value refillOn = builder.create<arith::XOrIOp>(
+          loc, alternative,
+          builder.create<arith::ConstantOp>(loc, builder.getBoolAttr(true)));
+      if (failed(batchWhileRefill(loop, context, builder, refillOn)))
+        return failure();
+      builder.create<VariantEndOp>(loc, alternative);
+      return success();
+    }
     auto branch = builder.create<scf::IfOp>(loc, types, alternative,
                                             /*withElseRegion=*/true);
     // The primary last: what the rest of the function sees of this loop.
@@ -228,6 +247,17 @@ struct WhileBatchingModel
          llvm::zip(loop.getResults(), branch.getResults()))
       context.map(result, value);
     return success();
+  }
+
+  /// Whether `loop`'s primary is gangs with refill and its alternative
+  /// gangs without, which one nest runs both of.
+  static bool isRefillSwitch(scf::WhileOp loop, BatchingContext &context) {
+    LoopStrategy alternative = context.useVariant(loop, /*alternative=*/true);
+    bool alternativeRefills = context.getGangRefill(loop);
+    LoopStrategy primary = context.useVariant(loop, /*alternative=*/false);
+    return primary == LoopStrategy::Gang && context.getGangRefill(loop) &&
+           alternative == LoopStrategy::Gang && !alternativeRefills &&
+           !fitsOneGang(context);
   }
 
   static LogicalResult batchAs(LoopStrategy strategy, scf::WhileOp loop,

@@ -33,6 +33,13 @@
 // was just stored a byte at a time, and one wide load of it stalls on
 // store forwarding every trip.
 //
+// With a run-time switch (`refillOn`, what loom.variant_begin decides when
+// gangs with and without refill are timed against each other), the same
+// loop also runs lock-step gangs: while the switch is off, a slot whose
+// lane leaves stays empty, and only once every slot is empty do they all
+// take the next lanes, the next gang of W, as batchWhileInGangs would. One
+// copy of the nest then serves both variants, compiled once.
+//
 // "for s in leaving" visits only the slots whose lanes leave, by the set
 // bits of the mask as an integer (ISPC's foreach_active): a lane costs its
 // retirement and its replacement, not a pass over every slot on each trip
@@ -280,12 +287,48 @@ SmallVector<Value> forSetSlots(
   return current;
 }
 
+/// Every one of `width` slots, as getSlotBits has them.
+SmallVector<Value> getEverySlotBits(OpBuilder &b, Location loc, int64_t width) {
+  SmallVector<Value> words;
+  for (int64_t base = 0; base < width; base += 64) {
+    int64_t count = std::min<int64_t>(64, width - base);
+    words.push_back(b.create<arith::ConstantIntOp>(
+        loc, count == 64 ? -1 : (int64_t(1) << count) - 1, 64));
+  }
+  return words;
+}
+
+/// The slots that take a lane after a trip: those in `leavingBits` while
+/// `refillOn` holds, otherwise every slot (the gang is then empty, or
+/// takes none).
+SmallVector<Value> getTakingSlotBits(OpBuilder &b, Location loc,
+                                     ArrayRef<Value> leavingBits,
+                                     Value refillOn, int64_t width) {
+  SmallVector<Value> words = getEverySlotBits(b, loc, width);
+  for (auto [word, leaving] : llvm::zip(words, leavingBits))
+    word = b.create<arith::SelectOp>(loc, refillOn, leaving, word);
+  return words;
+}
+
+/// Whether slots take lanes after a trip: some lane is pending, and the
+/// slots refill one by one (`refillOn`, null: always) or the gang is empty
+/// (`going` false).
+Value takesLanes(OpBuilder &b, Location loc, Value pendingLeft, Value refillOn,
+                 Value going) {
+  if (!refillOn)
+    return pendingLeft;
+  Value trueBit = b.create<arith::ConstantOp>(loc, b.getBoolAttr(true));
+  Value empty = b.create<arith::XOrIOp>(loc, going, trueBit);
+  return b.create<arith::AndIOp>(loc, pendingLeft,
+                                 b.create<arith::OrIOp>(loc, refillOn, empty));
+}
+
 } // namespace
 
 // vmap(while(c, b)) with batched c, in gangs whose slots refill: see above.
 LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
                                            BatchingContext &context,
-                                           OpBuilder &builder) {
+                                           OpBuilder &builder, Value refillOn) {
   Location loc = loop.getLoc();
   SmallVector<Value> destinations;
   SmallVector<bool> fromInit;
@@ -471,11 +514,39 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
                 extractLane(fb, fl, acc[*getForwardedCarry(loop, forwarded)],
                             slot),
                 out, lane));
-          SmallVector<Value> taken =
-              takeNext(fb, fl, slot, acc.take_front(numState));
+          SmallVector<Value> taken;
+          if (refillOn) {
+            auto maybe = fb.create<scf::IfOp>(
+                fl, refillOn,
+                [&](OpBuilder &tb, Location tl) {
+                  tb.create<scf::YieldOp>(
+                      tl, takeNext(tb, tl, slot, acc.take_front(numState)));
+                },
+                [&](OpBuilder &tb, Location tl) {
+                  tb.create<scf::YieldOp>(tl, acc.take_front(numState));
+                });
+            taken.assign(maybe.getResults().begin(), maybe.getResults().end());
+          } else {
+            taken = takeNext(fb, fl, slot, acc.take_front(numState));
+          }
           llvm::append_range(taken, outs);
           return taken;
         });
+    if (refillOn) {
+      // Lock-step: once the gang is empty, every slot takes a lane.
+      Slots v = Slots::fromState(ArrayRef<Value>(r).take_front(numState),
+                                 numCarries, numCaptured);
+      Value pendingLeft =
+          wb.create<arith::CmpIOp>(wl, arith::CmpIPredicate::ult, v.next, n);
+      Value off = wb.create<arith::XOrIOp>(wl, refillOn, trueBit);
+      Value empty = wb.create<arith::XOrIOp>(wl, going, trueBit);
+      SmallVector<Value> taken = forSetSlots(
+          wb, wl, getEverySlotBits(wb, wl, width),
+          wb.create<arith::AndIOp>(
+              wl, off, wb.create<arith::AndIOp>(wl, pendingLeft, empty)),
+          v.state(), takeNext);
+      std::copy(taken.begin(), taken.end(), r.begin());
+    }
     Slots u = Slots::fromState(ArrayRef<Value>(r).take_front(numState),
                                numCarries, numCaptured);
     u.outs.assign(r.begin() + numState, r.end());
@@ -596,20 +667,25 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
                             : wb.create<linalg::CopyOp>(wl, value, carry)
                                   .getResult(0);
 
-              // Refill: a slot whose lane left takes the next pending lane.
+              // Refill: a slot whose lane left takes the next pending lane
+              // (lock-step: every slot, once none is active). As in the
+              // fused trip, whether any is active is read from `active` as
+              // it was computed, not from `live` after refill's byte stores.
+              Value going = wb.create<AnyOp>(wl, wb.getI1Type(), active,
+                                             wb.getI64IntegerAttr(0));
               Value pendingLeft = wb.create<arith::CmpIOp>(
                   wl, arith::CmpIPredicate::ult, t.next, n);
-              Slots u =
-                  Slots::fromState(forSetSlots(wb, wl, leavingBits, pendingLeft,
-                                               t.state(), takeNext),
-                                   numCarries, numCaptured);
+              Slots u = Slots::fromState(
+                  forSetSlots(wb, wl,
+                              refillOn ? getTakingSlotBits(wb, wl, leavingBits,
+                                                           refillOn, width)
+                                       : leavingBits,
+                              takesLanes(wb, wl, pendingLeft, refillOn, going),
+                              t.state(), takeNext),
+                  numCarries, numCaptured);
               u.outs = t.outs;
-              // As in the fused trip: read from `active` as it was
-              // computed, not from `live` after the byte stores of refill.
               u.busy = wb.create<arith::OrIOp>(
-                  wl,
-                  wb.create<AnyOp>(wl, wb.getI1Type(), active,
-                                   wb.getI64IntegerAttr(0)),
+                  wl, going,
                   wb.create<arith::CmpIOp>(wl, arith::CmpIPredicate::ne, u.next,
                                            t.next));
               wb.create<scf::YieldOp>(wl, u.flatten());
