@@ -129,6 +129,7 @@ void mlir::loom::buildLoomBufferizePipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addPass(createLoomCarryInPlace());
+  pm.addPass(createLoomFillInBranches());
   // Loops whose carries cannot be updated in place still compile, with a
   // copy; the seed programs' loops are checked by lit to need none.
   bufferization::OneShotBufferizationOptions bufferize;

@@ -84,7 +84,7 @@ def ConvertMeshToLoomRuntime : Pass<"convert-mesh-to-loom-runtime", "ModuleOp"> 
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
     "::mlir::func::FuncDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::tensor::TensorDialect"
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
   ];
 }
 

@@ -114,6 +114,39 @@ def LoomCarryInPlace : Pass<"loom-carry-in-place"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def LoomFillInBranches : Pass<"loom-fill-in-branches"> {
+  let summary = "Give each branch of an scf.if its own copy of a fill it uses";
+  let description = [{
+    A `linalg.fill` of a `tensor.empty` above an `scf.if` whose branches
+    both start from it (the batched initial values of a loop that
+    `divergent=auto` compiled two ways, one in each branch) can be updated
+    in place by one branch only: one-shot bufferization gives the other a
+    buffer of its own besides, and ownership-based deallocation then clones
+    what the first returns each time it runs, a copy of every output.
+    Where every use of such a fill is inside `scf.if` branches, this pass
+    fills a copy at the start of each branch that uses it and erases the
+    one above, so that each branch writes into, and returns, a buffer of
+    its own.
+
+    ```mlir
+    %e = tensor.empty(%n) : tensor<?xi32>
+    %z = linalg.fill ins(%c0 : i32) outs(%e : tensor<?xi32>) -> tensor<?xi32>
+    %r = scf.if %alt -> (tensor<?xi32>) { ... %z ... } else { ... %z ... }
+    // becomes
+    %r = scf.if %alt -> (tensor<?xi32>) {
+      %e1 = tensor.empty(%n) : tensor<?xi32>
+      %z1 = linalg.fill ins(%c0 : i32) outs(%e1 : tensor<?xi32>) -> tensor<?xi32>
+      ... %z1 ...
+    } else {
+      %e2 = tensor.empty(%n) : tensor<?xi32>
+      %z2 = linalg.fill ins(%c0 : i32) outs(%e2 : tensor<?xi32>) -> tensor<?xi32>
+      ... %z2 ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def LoomInlineBatchedCallees
     : Pass<"loom-inline-batched-callees", "ModuleOp"> {
   let summary = "Inline the functions loom-vmap batched at their calls";

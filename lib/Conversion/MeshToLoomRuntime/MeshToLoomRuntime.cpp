@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Mesh/IR/MeshOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/SymbolTable.h"
 
@@ -157,16 +158,39 @@ struct Lowering {
     func::FuncOp fn = declare(elem.isF32() ? RuntimeFunction::OrderedSumF32
                                            : RuntimeFunction::OrderedSumF64);
     // The runtime reads the lanes through a pointer: the buffer's aligned
-    // base plus its offset, in elements (a slice keeps unit stride). The
-    // memref keeps the tensor's shape, static or not: to_memref verifies
-    // that one is the other's tensor type.
-    auto memType = MemRefType::get(
+    // base plus its offset, in elements. The buffer is taken with any
+    // layout (an scf.if whose branches' buffers differ yields one of
+    // unknown strides) and read where it is when its stride is 1, as a
+    // slice of the lanes has it; otherwise its lanes are copied into one
+    // that is. The memref keeps the tensor's shape, static or not:
+    // to_memref verifies that one is the other's tensor type.
+    auto anyLayout = MemRefType::get(
         type.getShape(), elem,
-        StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1}));
+        StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic,
+                               {ShapedType::kDynamic}));
     // read_only: the runtime only reads the lanes, so bufferization need
     // not copy them into a buffer of their own first.
-    Value mem = b.create<bufferization::ToMemrefOp>(loc, memType, op.getInput(),
-                                                    /*read_only=*/true);
+    Value any =
+        b.create<bufferization::ToMemrefOp>(loc, anyLayout, op.getInput(),
+                                            /*read_only=*/true);
+    auto anyMeta = b.create<memref::ExtractStridedMetadataOp>(loc, any);
+    Value unit = b.create<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::eq, anyMeta.getStrides()[0],
+        b.create<arith::ConstantIndexOp>(loc, 1));
+    auto contiguous = b.create<scf::IfOp>(
+        loc, unit,
+        [&](OpBuilder &tb, Location tl) { tb.create<scf::YieldOp>(tl, any); },
+        [&](OpBuilder &eb, Location el) {
+          SmallVector<Value> sizes;
+          if (type.isDynamicDim(0))
+            sizes.push_back(anyMeta.getSizes()[0]);
+          Value copy = eb.create<memref::AllocOp>(
+              el, MemRefType::get(type.getShape(), elem), sizes);
+          eb.create<memref::CopyOp>(el, any, copy);
+          eb.create<scf::YieldOp>(
+              el, ValueRange{eb.create<memref::CastOp>(el, anyLayout, copy)});
+        });
+    Value mem = contiguous.getResult(0);
     auto meta = b.create<memref::ExtractStridedMetadataOp>(loc, mem);
     Value base = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, mem);
     Value bytes =

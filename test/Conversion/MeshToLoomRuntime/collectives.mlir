@@ -36,12 +36,20 @@ func.func @values(%n: tensor<1xi32>, %x: tensor<1xf64>, %ctx: i64 {loom.context}
 // -----
 // A float sum over gathered lanes is one ordered sum over this shard's lanes,
 // read through a pointer at the buffer's offset (read_only: a view is not
-// copied into a buffer of its own first).
+// copied into a buffer of its own first). The buffer is taken with any
+// layout, and copied into one of unit stride only where its stride is not 1.
 // CHECK-LABEL: func.func @ordered
 // CHECK-SAME: (%[[X:.*]]: tensor<?xf32>, %[[CTX:.*]]: i64 {loom.context})
-// CHECK: %[[M:.*]] = bufferization.to_memref %[[X]] read_only
-// CHECK: memref.extract_strided_metadata %[[M]]
-// CHECK: memref.extract_aligned_pointer_as_index %[[M]]
+// CHECK: %[[M:.*]] = bufferization.to_memref %[[X]] read_only : memref<?xf32, strided<[?], offset: ?>>
+// CHECK: %{{.*}}, %{{.*}}, %[[N:.*]], %[[STRIDE:.*]] = memref.extract_strided_metadata %[[M]]
+// CHECK: %[[UNIT:.*]] = arith.cmpi eq, %[[STRIDE]], %c1
+// CHECK: %[[C:.*]] = scf.if %[[UNIT]]
+// CHECK-NEXT: scf.yield %[[M]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[COPY:.*]] = memref.alloc(%[[N]]) : memref<?xf32>
+// CHECK-NEXT: memref.copy %[[M]], %[[COPY]]
+// CHECK: memref.extract_strided_metadata %[[C]]
+// CHECK: memref.extract_aligned_pointer_as_index %[[C]]
 // CHECK: %[[S:.*]] = call @loom_rt_ordered_sum_f32(%[[CTX]], %{{.*}}, %{{.*}}) : (i64, i64, i64) -> f32
 // CHECK: return %[[S]]
 // CHECK-NOT: loom.sum
@@ -58,7 +66,8 @@ func.func @ordered(%x: tensor<?xf32>, %ctx: i64 {loom.context}) -> f32 {
 // through a memref of that shape: to_memref must keep the tensor's shape.
 // CHECK-LABEL: func.func @ordered_static
 // CHECK-SAME: (%[[X:.*]]: tensor<8xf32>, %[[CTX:.*]]: i64 {loom.context})
-// CHECK: %[[M:.*]] = bufferization.to_memref %[[X]] read_only : memref<8xf32, strided<[1], offset: ?>>
+// CHECK: %[[M:.*]] = bufferization.to_memref %[[X]] read_only : memref<8xf32, strided<[?], offset: ?>>
+// CHECK: memref.alloc() : memref<8xf32>
 // CHECK: call @loom_rt_ordered_sum_f32(%[[CTX]], %{{.*}}, %{{.*}}) : (i64, i64, i64) -> f32
 mesh.mesh @loom_mesh(shape = 1)
 func.func @ordered_static(%x: tensor<8xf32>, %ctx: i64 {loom.context}) -> f32 {
