@@ -77,7 +77,7 @@ struct LoomFillInBranches
     });
     for (Operation *fill : fills)
       makeInBranches(fill);
-    // An empty only a moved fill used goes with it.
+    // Dead empties go: those only a moved fill used among them.
     for (Operation *empty : empties) {
       if (empty->use_empty())
         empty->erase();

@@ -99,3 +99,27 @@ func.func @in_loop(%n: index, %v: i32) -> tensor<?xi32> {
   }
   return %r : tensor<?xi32>
 }
+
+// -----
+
+// A tensor.empty used only in branches (a destination) is made in each,
+// and the one above goes.
+// CHECK-LABEL: func.func @empty_dest
+// CHECK-NOT: tensor.empty
+// CHECK: scf.if
+// CHECK-NEXT: %[[E1:.*]] = tensor.empty(%{{.*}}) : tensor<?xi32>
+// CHECK-NEXT: tensor.insert %{{.*}} into %[[E1]]
+// CHECK: } else {
+// CHECK-NEXT: %[[E2:.*]] = tensor.empty(%{{.*}}) : tensor<?xi32>
+// CHECK-NEXT: scf.yield %[[E2]]
+func.func @empty_dest(%n: index, %c: i1, %v: i32) -> tensor<?xi32> {
+  %c0 = arith.constant 0 : index
+  %e = tensor.empty(%n) : tensor<?xi32>
+  %r = scf.if %c -> (tensor<?xi32>) {
+    %w = tensor.insert %v into %e[%c0] : tensor<?xi32>
+    scf.yield %w : tensor<?xi32>
+  } else {
+    scf.yield %e : tensor<?xi32>
+  }
+  return %r : tensor<?xi32>
+}

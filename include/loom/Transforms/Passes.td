@@ -126,7 +126,8 @@ def LoomFillInBranches : Pass<"loom-fill-in-branches"> {
     Where every use of such a fill is inside `scf.if` branches, this pass
     fills a copy at the start of each branch that uses it and erases the
     one above, so that each branch writes into, and returns, a buffer of
-    its own.
+    its own. A `tensor.empty` used only in branches (a destination no
+    branch reads) is made anew in each the same way.
 
     ```mlir
     %e = tensor.empty(%n) : tensor<?xi32>

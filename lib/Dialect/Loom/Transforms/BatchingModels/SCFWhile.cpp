@@ -250,7 +250,8 @@ struct WhileBatchingModel
   }
 
   /// Whether `loop`'s primary is gangs with refill and its alternative
-  /// gangs without, which one nest runs both of.
+  /// gangs without, which one nest runs both of. Leaves the primary in use,
+  /// which is the refill that batchWhileRefill reads.
   static bool isRefillSwitch(scf::WhileOp loop, BatchingContext &context) {
     LoopStrategy alternative = context.useVariant(loop, /*alternative=*/true);
     bool alternativeRefills = context.getGangRefill(loop);
