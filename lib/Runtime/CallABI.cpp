@@ -174,7 +174,9 @@ static Result<HostBuffer> unpackTensor(const ValueInfo &info,
     return out;
   auto *dst = static_cast<uint8_t *>(out->data());
   if (contiguous) {
-    std::memcpy(dst, src, out->byteSize());
+    // An empty result has no data pointer, and memcpy may not be given null.
+    if (out->byteSize() != 0)
+      std::memcpy(dst, src, out->byteSize());
     return out;
   }
   alignas(8) std::byte arena[8 * sizeof(int64_t) + 16];

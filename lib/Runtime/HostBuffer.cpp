@@ -99,6 +99,11 @@ HostBuffer::HostBuffer(const HostBuffer &other)
       data_(other.data_) {
   if (!other.allocated_)
     return;
+  // Nothing to copy; malloc(0) may return null, which is no failure here.
+  if (byteSize() == 0) {
+    data_ = nullptr;
+    return;
+  }
   // A copy has no way to report failure, so it fails as a std::vector copy
   // would have.
   allocated_.reset(std::malloc(byteSize()));

@@ -540,11 +540,11 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
           wb.create<arith::CmpIOp>(wl, arith::CmpIPredicate::ult, v.next, n);
       Value off = wb.create<arith::XOrIOp>(wl, refillOn, trueBit);
       Value empty = wb.create<arith::XOrIOp>(wl, going, trueBit);
-      SmallVector<Value> taken = forSetSlots(
-          wb, wl, getEverySlotBits(wb, wl, width),
-          wb.create<arith::AndIOp>(
-              wl, off, wb.create<arith::AndIOp>(wl, pendingLeft, empty)),
-          v.state(), takeNext);
+      Value takes = wb.create<arith::AndIOp>(
+          wl, off, wb.create<arith::AndIOp>(wl, pendingLeft, empty));
+      SmallVector<Value> taken =
+          forSetSlots(wb, wl, getEverySlotBits(wb, wl, width), takes,
+                      v.state(), takeNext);
       std::copy(taken.begin(), taken.end(), r.begin());
     }
     Slots u = Slots::fromState(ArrayRef<Value>(r).take_front(numState),
@@ -675,13 +675,15 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
                                              wb.getI64IntegerAttr(0));
               Value pendingLeft = wb.create<arith::CmpIOp>(
                   wl, arith::CmpIPredicate::ult, t.next, n);
+              // Named in order: as call arguments, the IR's op order
+              // would be the host compiler's evaluation order.
+              Value takes = takesLanes(wb, wl, pendingLeft, refillOn, going);
+              SmallVector<Value> taking(leavingBits);
+              if (refillOn)
+                taking = getTakingSlotBits(wb, wl, leavingBits, refillOn,
+                                           width);
               Slots u = Slots::fromState(
-                  forSetSlots(wb, wl,
-                              refillOn ? getTakingSlotBits(wb, wl, leavingBits,
-                                                           refillOn, width)
-                                       : leavingBits,
-                              takesLanes(wb, wl, pendingLeft, refillOn, going),
-                              t.state(), takeNext),
+                  forSetSlots(wb, wl, taking, takes, t.state(), takeNext),
                   numCarries, numCaptured);
               u.outs = t.outs;
               u.busy = wb.create<arith::OrIOp>(
