@@ -542,9 +542,8 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
       Value empty = wb.create<arith::XOrIOp>(wl, going, trueBit);
       Value takes = wb.create<arith::AndIOp>(
           wl, off, wb.create<arith::AndIOp>(wl, pendingLeft, empty));
-      SmallVector<Value> taken =
-          forSetSlots(wb, wl, getEverySlotBits(wb, wl, width), takes,
-                      v.state(), takeNext);
+      SmallVector<Value> taken = forSetSlots(
+          wb, wl, getEverySlotBits(wb, wl, width), takes, v.state(), takeNext);
       std::copy(taken.begin(), taken.end(), r.begin());
     }
     Slots u = Slots::fromState(ArrayRef<Value>(r).take_front(numState),
@@ -680,8 +679,8 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
               Value takes = takesLanes(wb, wl, pendingLeft, refillOn, going);
               SmallVector<Value> taking(leavingBits);
               if (refillOn)
-                taking = getTakingSlotBits(wb, wl, leavingBits, refillOn,
-                                           width);
+                taking =
+                    getTakingSlotBits(wb, wl, leavingBits, refillOn, width);
               Slots u = Slots::fromState(
                   forSetSlots(wb, wl, taking, takes, t.state(), takeNext),
                   numCarries, numCaptured);
