@@ -25,6 +25,7 @@
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -175,9 +176,8 @@ void mlir::loom::buildLoomBuffersToLLVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // A lane mask in memory as bytes: the loop vectorizer widens no i1 load.
   pm.addPass(createLoomWidenBoolBuffers());
-  // Where it is valid, and while loops are still loops: math-to-libm would
-  // make sinf and log1pf calls that the loop vectorizer could only repeat
-  // lane by lane.
+  // Where it is valid: math-to-libm would make sinf and log1pf calls that
+  // the vectorizers could only repeat lane by lane.
   if (libmToArith)
     pm.addPass(createLoomLibmToArith());
   pm.addPass(createLoomFuseLaneLoops());
@@ -188,6 +188,8 @@ void mlir::loom::buildLoomBuffersToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createLoomBitCountsToLLVM());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertMathToLLVMPass());
+  // loom-libm-to-arith's vector variants test whether a lane needs a case.
+  pm.addPass(createConvertVectorToLLVMPass());
   // convert-arith-to-llvm has no pattern for ceildivsi, ceildivui and
   // floordivsi (not arith-expand: it also rewrites float min/max).
   pm.addPass(createLoomExpandIntegerDivision());

@@ -1,12 +1,11 @@
-//===- LibmToArith.cpp - libm calls as vectorizable arithmetic ------------===//
+//===- LibmToArith.cpp - libm calls with vector variants in arithmetic ----===//
 //
 // Part of the Loom project.
 //
 //===----------------------------------------------------------------------===//
 //
-// Which calls become arithmetic: those that LLVM's loop vectorizer will
-// widen. The functions themselves are in SinfToArith.cpp and
-// Log1pfToArith.cpp.
+// Which calls get vector variants, and how LLVM is told of them. The
+// functions themselves are in SinfToArith.cpp and Log1pfToArith.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,9 +17,11 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/Builders.h"
-#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+
+#include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::loom {
 #define GEN_PASS_DEF_LOOMLIBMTOARITH
@@ -31,17 +32,30 @@ using namespace mlir;
 
 namespace {
 
+/// A libm function that gets vector variants.
+struct LibmFunction {
+  StringRef name;
+  Value (*expand)(OpBuilder &, Location, Value);
+};
+
+/// The widths of 256-bit vectors of f32 and of f64, which Loom's CPU code
+/// is limited to (lib/Compiler/CPU/Optimize.cpp): the vectorizer picks the
+/// narrower where the loop also computes in f64.
+constexpr int64_t kVariantLanes[] = {4, 8};
+
+const LibmFunction kFunctions[] = {{"sinf", loom::libm::expandSinf},
+                                   {"log1pf", loom::libm::expandLog1pf}};
+
 bool containsLoop(Region &region) {
   return region
       .walk([](LoopLikeOpInterface) { return WalkResult::interrupt(); })
       .wasInterrupted();
 }
 
-/// True when `op` is in a loop that LLVM's loop vectorizer can widen: a
-/// counted loop with no loop inside, which carries no float from one
-/// iteration to the next (the loops over lanes that Loom's lowering makes;
-/// LLVM cannot reorder a float reduction). Elsewhere the code stays scalar,
-/// where glibc's branches beat computing every case.
+/// True when `op` is in a loop that LLVM's vectorizers may widen: a counted
+/// loop with no loop inside, which carries no float from one iteration to
+/// the next (the loops over lanes that Loom's lowering makes; LLVM cannot
+/// reorder a float reduction).
 bool isInVectorizableLoop(Operation *op) {
   auto loop = op->getParentOfType<LoopLikeOpInterface>();
   if (!loop || !isa<scf::ForOp, scf::ParallelOp>(loop.getOperation()))
@@ -53,81 +67,120 @@ bool isInVectorizableLoop(Operation *op) {
   return !containsLoop(loop->getRegion(0));
 }
 
-/// The ops of `func` that are rewritten, and the calls through which
-/// more may be reached.
-SmallVector<Operation *> candidates(func::FuncOp func) {
-  SmallVector<Operation *> ops;
-  func.walk([&](Operation *op) {
-    if (isa<math::SinOp, math::Log1pOp, func::CallOp>(op))
-      ops.push_back(op);
-  });
-  return ops;
+/// The functions that such a loop calls, directly or through functions
+/// with no loop: LLVM inlines them there. A function with a loop would
+/// make the loop not innermost.
+DenseSet<Operation *> getCalledFromVectorizableLoops(ModuleOp module) {
+  DenseSet<Operation *> called;
+  SmallVector<func::FuncOp> work;
+  auto visit = [&](func::CallOp call) {
+    auto callee = module.lookupSymbol<func::FuncOp>(call.getCalleeAttr());
+    if (callee && !callee.isExternal() && !containsLoop(callee.getBody()) &&
+        called.insert(callee).second)
+      work.push_back(callee);
+  };
+  for (auto func : module.getOps<func::FuncOp>())
+    func.walk([&](func::CallOp call) {
+      if (isInVectorizableLoop(call))
+        visit(call);
+    });
+  while (!work.empty())
+    work.pop_back_val().walk(visit);
+  return called;
 }
 
-/// Rewrites the libm functions that will be vectorized. A function called
-/// from such a loop is inlined there by LLVM and vectorized with it: those
-/// calls go to a private copy whose functions (and callees, likewise) are
-/// rewritten, while other callers keep calling glibc.
-class LibmRewriter {
-public:
-  explicit LibmRewriter(ModuleOp module) : module(module) {}
+/// Whether `op` computes `fn` on an f32.
+bool computes(Operation *op, const LibmFunction &fn) {
+  if (op->getNumOperands() != 1 || !op->getOperand(0).getType().isF32())
+    return false;
+  return fn.name == "sinf" ? isa<math::SinOp>(op) : isa<math::Log1pOp>(op);
+}
 
-  void run() {
-    // Host functions only: a GPU kernel's sin goes to libdevice.
-    SmallVector<Operation *> vectorized;
-    for (auto func : llvm::to_vector(module.getOps<func::FuncOp>()))
-      llvm::copy_if(candidates(func), std::back_inserter(vectorized),
-                    isInVectorizableLoop);
-    rewrite(vectorized);
+/// Declares `fn` as an external LLVM function that accesses no memory
+/// (errno, which it may set, is not observable in Loom programs) and whose
+/// vector variants are `variants`, in LLVM's vector function ABI: the loop
+/// and SLP vectorizers call those where they widen the call.
+LLVM::LLVMFuncOp declare(ModuleOp module, const LibmFunction &fn,
+                         ArrayRef<std::pair<int64_t, StringRef>> variants) {
+  MLIRContext *ctx = module.getContext();
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  Type f32 = b.getF32Type();
+  auto decl = b.create<LLVM::LLVMFuncOp>(
+      module.getLoc(), fn.name, LLVM::LLVMFunctionType::get(f32, {f32}));
+  auto none = LLVM::ModRefInfo::NoModRef;
+  decl.setMemoryAttr(LLVM::MemoryEffectsAttr::get(ctx, {none, none, none}));
+  decl.setWillReturn(true);
+  SmallVector<Attribute> passthrough{b.getStringAttr("nounwind")};
+  std::string mappings;
+  for (auto [lanes, name] : variants) {
+    if (!mappings.empty())
+      mappings += ",";
+    mappings += llvm::formatv("_ZGV_LLVM_N{0}v_{1}({2})", lanes, fn.name, name);
   }
+  if (!mappings.empty())
+    passthrough.push_back(
+        b.getArrayAttr({b.getStringAttr("vector-function-abi-variant"),
+                        b.getStringAttr(mappings)}));
+  decl.setPassthroughAttr(b.getArrayAttr(passthrough));
+  return decl;
+}
 
-private:
-  void rewrite(ArrayRef<Operation *> ops) {
-    for (Operation *op : ops) {
-      if (auto call = dyn_cast<func::CallOp>(op)) {
-        if (func::FuncOp copy = vectorizedCopy(call))
-          call.setCallee(copy.getSymName());
-        continue;
-      }
-      Value x = op->getOperand(0);
-      if (!x.getType().isF32())
-        continue;
-      OpBuilder b(op);
-      op->getResult(0).replaceAllUsesWith(
-          isa<math::SinOp>(op) ? loom::libm::expandSinf(b, op->getLoc(), x)
-                               : loom::libm::expandLog1pf(b, op->getLoc(), x));
-      op->erase();
-    }
-  }
-
-  /// The copy of `call`'s callee with its functions rewritten; null when it
-  /// has none, or has loops (the caller's loop is then not innermost once
-  /// inlined), or is only declared.
-  func::FuncOp vectorizedCopy(func::CallOp call) {
-    auto callee = module.lookupSymbol<func::FuncOp>(call.getCalleeAttr());
-    if (!callee || callee.isExternal() || containsLoop(callee.getBody()))
-      return {};
-    auto [it, inserted] = copies.try_emplace(callee, nullptr);
-    if (!inserted)
-      return it->second;
-    if (candidates(callee).empty())
-      return {};
-    func::FuncOp copy = callee.clone();
-    copy.setPrivate();
-    copy.setSymName(callee.getSymName().str() + "__vectorized");
-    // Renamed further if that name is taken.
-    SymbolTable(module).insert(copy, std::next(callee->getIterator()));
-    it->second = copy;
-    rewrite(candidates(copy));
-    return copy;
-  }
-
-  ModuleOp module;
-  DenseMap<Operation *, func::FuncOp> copies;
-};
+/// `fn` on `lanes` lanes at once, as a function named after it.
+func::FuncOp defineVariant(ModuleOp module, const LibmFunction &fn,
+                           int64_t lanes) {
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  Location loc = module.getLoc();
+  auto vector = VectorType::get({lanes}, b.getF32Type());
+  auto variant = b.create<func::FuncOp>(
+      loc, llvm::formatv("__loom_{0}_v{1}", fn.name, lanes).str(),
+      b.getFunctionType({vector}, {vector}));
+  variant.setPrivate();
+  // Renamed if the name is taken.
+  SymbolTable(module).insert(variant);
+  Block *entry = variant.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  b.create<func::ReturnOp>(loc, fn.expand(b, loc, entry->getArgument(0)));
+  return variant;
+}
 
 struct LoomLibmToArith : loom::impl::LoomLibmToArithBase<LoomLibmToArith> {
-  void runOnOperation() override { LibmRewriter(getOperation()).run(); }
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    DenseSet<Operation *> calledFromLoops =
+        getCalledFromVectorizableLoops(module);
+    for (const LibmFunction &fn : kFunctions) {
+      // Someone else's sinf: its ops are left to convert-math-to-libm.
+      if (module.lookupSymbol(fn.name))
+        continue;
+      // Host functions only: a GPU kernel's sin goes to libdevice.
+      SmallVector<Operation *> ops;
+      for (auto func : module.getOps<func::FuncOp>())
+        func.walk([&](Operation *op) {
+          if (computes(op, fn))
+            ops.push_back(op);
+        });
+      if (ops.empty())
+        continue;
+      // Variants cost compile time: none where no call can be widened.
+      SmallVector<std::pair<int64_t, StringRef>> variants;
+      if (llvm::any_of(ops, [&](Operation *op) {
+            return isInVectorizableLoop(op) ||
+                   calledFromLoops.contains(
+                       op->getParentOfType<func::FuncOp>());
+          }))
+        for (int64_t lanes : kVariantLanes)
+          variants.emplace_back(lanes,
+                                defineVariant(module, fn, lanes).getSymName());
+      LLVM::LLVMFuncOp decl = declare(module, fn, variants);
+      for (Operation *op : ops) {
+        OpBuilder b(op);
+        auto call =
+            b.create<LLVM::CallOp>(op->getLoc(), decl, op->getOperand(0));
+        op->getResult(0).replaceAllUsesWith(call.getResult());
+        op->erase();
+      }
+    }
+  }
 };
 
 } // namespace

@@ -16,28 +16,45 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
 
 namespace mlir::loom::libm {
 
 /// Thin builders over one location, so the algorithm below reads as glibc's.
+/// With `lanes`, every value is a vector of that many: the same operations
+/// on each lane.
 struct Emitter {
   OpBuilder &b;
   Location loc;
+  SmallVector<int64_t, 1> lanes = {};
 
+  /// `x`'s lanes, if it is a vector.
+  static Emitter like(OpBuilder &b, Location loc, Value x) {
+    Emitter e{b, loc};
+    if (auto vector = dyn_cast<VectorType>(x.getType()))
+      e.lanes.assign(vector.getShape().begin(), vector.getShape().end());
+    return e;
+  }
+
+  /// `element`, or a vector of it.
+  Type type(Type element) {
+    return lanes.empty() ? element : VectorType::get(lanes, element);
+  }
+  Value constant(TypedAttr value) {
+    if (lanes.empty())
+      return b.create<arith::ConstantOp>(loc, value);
+    auto shaped = cast<ShapedType>(type(value.getType()));
+    return b.create<arith::ConstantOp>(
+        loc, DenseElementsAttr::get(shaped, ArrayRef<Attribute>(value)));
+  }
   Value i32(uint32_t v) {
-    return b.create<arith::ConstantIntOp>(loc, static_cast<int32_t>(v), 32);
+    return constant(b.getI32IntegerAttr(static_cast<int32_t>(v)));
   }
   Value i64(uint64_t v) {
-    return b.create<arith::ConstantIntOp>(loc, static_cast<int64_t>(v), 64);
+    return constant(b.getI64IntegerAttr(static_cast<int64_t>(v)));
   }
-  Value f64(double v) {
-    return b.create<arith::ConstantFloatOp>(loc, llvm::APFloat(v),
-                                            b.getF64Type());
-  }
-  Value f32(float v) {
-    return b.create<arith::ConstantFloatOp>(loc, llvm::APFloat(v),
-                                            b.getF32Type());
-  }
+  Value f64(double v) { return constant(b.getF64FloatAttr(v)); }
+  Value f32(float v) { return constant(b.getF32FloatAttr(v)); }
   Value cmp(arith::CmpIPredicate predicate, Value a, Value c) {
     return b.create<arith::CmpIOp>(loc, predicate, a, c);
   }
@@ -50,6 +67,11 @@ struct Emitter {
   Value op(Value a, Value c) {
     return b.create<Op>(loc, a, c);
   }
+  /// A conversion or bitcast of `a` to `element` (on every lane).
+  template <typename Op>
+  Value to(Type element, Value a) {
+    return b.create<Op>(loc, type(element), a);
+  }
   // LLVM's, not math.fma: convert-math-to-libm would make that a call.
   Value fma(Value a, Value c, Value d) {
     return b.create<LLVM::FMAOp>(loc, a, c, d);
@@ -60,11 +82,13 @@ struct Emitter {
   }
 };
 
-/// sinf(x) for a scalar f32 `x`, as glibc's FMA variant computes it.
+/// sinf(x) for an f32 `x`, or on each lane of a vector of f32, as glibc's
+/// FMA variant computes it. On a vector, the reduction of arguments of 120
+/// and more is computed only when a lane has one.
 Value expandSinf(OpBuilder &b, Location loc, Value x);
 
-/// log1pf(x) for a scalar f32 `x`, as glibc's (fdlibm's, in float
-/// arithmetic) computes it.
+/// log1pf(x) for an f32 `x`, or on each lane of a vector of f32, as
+/// glibc's (fdlibm's, in float arithmetic) computes it.
 Value expandLog1pf(OpBuilder &b, Location loc, Value x);
 
 } // namespace mlir::loom::libm

@@ -29,14 +29,14 @@ constexpr float kLp[7] = {
 } // namespace
 
 Value mlir::loom::libm::expandLog1pf(OpBuilder &b, Location loc, Value x) {
-  Emitter e{b, loc};
+  Emitter e = Emitter::like(b, loc, x);
   Type f32 = b.getF32Type(), i32 = b.getI32Type();
   auto fadd = [&](Value a, Value c) { return e.op<arith::AddFOp>(a, c); };
   auto fsub = [&](Value a, Value c) { return e.op<arith::SubFOp>(a, c); };
   auto fmul = [&](Value a, Value c) { return e.op<arith::MulFOp>(a, c); };
   auto fdiv = [&](Value a, Value c) { return e.op<arith::DivFOp>(a, c); };
-  auto bits = [&](Value v) { return b.create<arith::BitcastOp>(loc, i32, v); };
-  auto real = [&](Value v) { return b.create<arith::BitcastOp>(loc, f32, v); };
+  auto bits = [&](Value v) { return e.to<arith::BitcastOp>(i32, v); };
+  auto real = [&](Value v) { return e.to<arith::BitcastOp>(f32, v); };
   auto feq = [&](Value a, Value c) {
     return b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OEQ, a, c);
   };
@@ -79,7 +79,7 @@ Value mlir::loom::libm::expandLog1pf(OpBuilder &b, Location loc, Value x) {
   hu = e.select(noReduction, e.i32(1), hu);
   c = e.select(noReduction, zero, c);
   Value kZero = e.cmp(Pred::eq, k, e.i32(0));
-  Value kf = b.create<arith::SIToFPOp>(loc, f32, k);
+  Value kf = e.to<arith::SIToFPOp>(f32, k);
   Value kHi = fmul(kf, e.f32(kLn2Hi));
   Value kLoC = fadd(fmul(kf, e.f32(kLn2Lo)), c);
   Value hfsq = fmul(fmul(e.f32(0.5f), f), f);

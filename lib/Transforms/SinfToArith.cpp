@@ -15,6 +15,9 @@
 
 #include "LibmToArith.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
 using namespace mlir;
 using namespace mlir::loom::libm;
 
@@ -80,8 +83,7 @@ std::pair<Value, Value> reduceLarge(Emitter &e, Value bits) {
   auto p4 = mul(m, w4);
   Value p8High = mul(m, w8).getHigh();
   Value lo = e.op<arith::AddIOp>(p4.getLow(), p8High);
-  Value carry =
-      b.create<arith::ExtUIOp>(e.loc, b.getI32Type(), e.ult(lo, p8High));
+  Value carry = e.to<arith::ExtUIOp>(b.getI32Type(), e.ult(lo, p8High));
   Value hi = e.op<arith::AddIOp>(
       e.op<arith::AddIOp>(e.op<arith::MulIOp>(m, w0), p4.getHigh()), carry);
   // n = (res0 + 2^61) >> 62, res0 -= n << 62: only hi changes.
@@ -90,39 +92,62 @@ std::pair<Value, Value> reduceLarge(Emitter &e, Value bits) {
   hi = e.op<arith::SubIOp>(hi, e.op<arith::ShLIOp>(n, e.i32(30)));
   // (double)(int64_t)res0 from its exact halves, with one rounding.
   Value x = e.op<arith::AddFOp>(
-      e.op<arith::MulFOp>(b.create<arith::SIToFPOp>(e.loc, f64, hi),
-                          e.f64(0x1p32)),
-      b.create<arith::UIToFPOp>(e.loc, f64, lo));
+      e.op<arith::MulFOp>(e.to<arith::SIToFPOp>(f64, hi), e.f64(0x1p32)),
+      e.to<arith::UIToFPOp>(f64, lo));
   x = e.op<arith::MulFOp>(x, e.f64(kPi63));
   return {x, n};
 }
 
-/// sinf(x) for a scalar f32 `x`.
+/// reduce_large on the lanes that are not `near`. On a vector, only when
+/// one of them is not (as glibc branches, but for every lane at once);
+/// the others' results are not used.
+std::pair<Value, Value> reduceLargeWhereNeeded(Emitter &e, Value bits,
+                                               Value near) {
+  if (e.lanes.empty())
+    return reduceLarge(e, bits);
+  OpBuilder &b = e.b;
+  Value far = e.op<arith::XOrIOp>(near, e.constant(b.getBoolAttr(true)));
+  Value anyFar =
+      b.create<vector::ReductionOp>(e.loc, vector::CombiningKind::OR, far);
+  auto branch = b.create<scf::IfOp>(
+      e.loc, anyFar,
+      [&](OpBuilder &tb, Location tl) {
+        Emitter te{tb, tl, e.lanes};
+        auto [y, n] = reduceLarge(te, bits);
+        tb.create<scf::YieldOp>(tl, ValueRange{y, n});
+      },
+      [&](OpBuilder &eb, Location el) {
+        Emitter ee{eb, el, e.lanes};
+        eb.create<scf::YieldOp>(el, ValueRange{ee.f64(0), ee.i32(0)});
+      });
+  return {branch.getResult(0), branch.getResult(1)};
+}
+
 } // namespace
 
 Value mlir::loom::libm::expandSinf(OpBuilder &b, Location loc, Value x) {
-  Emitter e{b, loc};
+  Emitter e = Emitter::like(b, loc, x);
   Type f64 = b.getF64Type(), i32 = b.getI32Type();
-  Value bits = b.create<arith::BitcastOp>(loc, i32, x);
+  Value bits = e.to<arith::BitcastOp>(i32, x);
   // abstop12: the exponent and the top mantissa bits, without the sign.
   Value top =
       e.op<arith::AndIOp>(e.op<arith::ShRUIOp>(bits, e.i32(20)), e.i32(0x7ff));
   Value tiny = e.ult(top, e.i32(0x398));   // |x| < 2^-12: x itself
   Value near = e.ult(top, e.i32(0x42f));   // |x| < 120: reduce_fast
   Value finite = e.ult(top, e.i32(0x7f8)); // else (x - x) / (x - x)
-  Value xd = b.create<arith::ExtFOp>(loc, f64, x);
+  Value xd = e.to<arith::ExtFOp>(f64, x);
 
   // reduce_fast, on 0 where |x| >= 120 so that its conversion to int is
   // defined. Below pi/4 glibc skips it; there it gives n = 0 and x exactly.
   Value xNear = e.select(near, xd, e.f64(0));
   Value r = e.op<arith::MulFOp>(xNear, e.f64(kHalfPiInv));
-  Value nNear = b.create<arith::FPToSIOp>(loc, i32, r);
+  Value nNear = e.to<arith::FPToSIOp>(i32, r);
   nNear = e.op<arith::ShRSIOp>(e.op<arith::AddIOp>(nNear, e.i32(0x800000)),
                                e.i32(24));
-  Value nd = b.create<arith::SIToFPOp>(loc, f64, nNear);
+  Value nd = e.to<arith::SIToFPOp>(f64, nNear);
   Value yNear = e.fma(b.create<arith::NegFOp>(loc, nd), e.f64(kHalfPi), xNear);
 
-  auto [yFar, nFar] = reduceLarge(e, bits);
+  auto [yFar, nFar] = reduceLargeWhereNeeded(e, bits, near);
   // Far away, the quadrant of the signs and tables includes x's sign.
   Value sign = e.op<arith::ShRUIOp>(bits, e.i32(31));
   Value y = e.select(near, yNear, yFar);

@@ -1,25 +1,37 @@
-// RUN: loom-opt %s -loom-libm-to-arith | FileCheck %s
+// RUN: loom-opt %s -loom-libm-to-arith -split-input-file | FileCheck %s
 
-// sinf on f32 in an innermost counted loop, which LLVM vectorizes, becomes
-// glibc's algorithm: the argument in double precision, both reductions,
-// both polynomials with llvm.intr.fma, selects between glibc's cases; no
-// math.sin is left.
+// sinf on f32 in an innermost counted loop, which LLVM vectorizes, calls the
+// C library's sinf, declared with vector variants on 4 and 8 lanes in
+// LLVM's vector function ABI and as accessing no memory; no math.sin is
+// left. Each variant is glibc's algorithm on vectors: the argument in
+// double precision, the fast reduction, the large one only in an scf.if
+// taken when some lane needs it, both polynomials with llvm.intr.fma,
+// selects between glibc's cases.
 // CHECK-LABEL: func.func @lanes
 // CHECK: scf.for
 // CHECK: %[[X:.*]] = memref.load
+// CHECK: %[[Y:.*]] = llvm.call @sinf(%[[X]]) : (f32) -> f32
+// CHECK: memref.store %[[Y]]
 // CHECK-NOT: math.sin
-// CHECK: %[[BITS:.*]] = arith.bitcast %[[X]] : f32 to i32
-// CHECK: arith.extf %[[X]] : f32 to f64
-// CHECK: arith.fptosi {{.*}} : f64 to i32
+// CHECK-LABEL: func.func private @__loom_sinf_v4(
+// CHECK-SAME: %[[V:.*]]: vector<4xf32>) -> vector<4xf32>
+// CHECK: arith.bitcast %[[V]] : vector<4xf32> to vector<4xi32>
+// CHECK: arith.extf %[[V]] : vector<4xf32> to vector<4xf64>
+// CHECK: arith.fptosi {{.*}} : vector<4xf64> to vector<4xi32>
+// CHECK: %[[FAR:.*]] = vector.reduction <or>, %{{.*}} : vector<4xi1> into i1
+// CHECK: scf.if %[[FAR]] -> (vector<4xf64>, vector<4xi32>)
 // CHECK: arith.mului_extended
-// CHECK: arith.uitofp {{.*}} : i32 to f64
+// CHECK: arith.uitofp {{.*}} : vector<4xi32> to vector<4xf64>
+// CHECK: } else {
 // CHECK: llvm.intr.fma
-// CHECK: %[[R:.*]] = arith.truncf {{.*}} : f64 to f32
-// CHECK: %[[NAN:.*]] = arith.subf %[[X]], %[[X]] : f32
-// CHECK: %[[FIN:.*]] = arith.select {{.*}}, %[[R]], %[[NAN]] : f32
-// CHECK: %[[OUT:.*]] = arith.select {{.*}}, %[[X]], %[[FIN]] : f32
-// CHECK-NOT: math.sin
-// CHECK: memref.store %[[OUT]]
+// CHECK: %[[R:.*]] = arith.truncf {{.*}} : vector<4xf64> to vector<4xf32>
+// CHECK: %[[NAN:.*]] = arith.subf %[[V]], %[[V]] : vector<4xf32>
+// CHECK: %[[FIN:.*]] = arith.select {{.*}}, %[[R]], %[[NAN]] : vector<4xi1>, vector<4xf32>
+// CHECK: %[[OUT:.*]] = arith.select {{.*}}, %[[V]], %[[FIN]] : vector<4xi1>, vector<4xf32>
+// CHECK: return %[[OUT]] : vector<4xf32>
+// CHECK-LABEL: func.func private @__loom_sinf_v8(
+// CHECK-SAME: vector<8xf32>) -> vector<8xf32>
+// CHECK: llvm.func @sinf(f32) -> f32 attributes {memory = #llvm.memory_effects<other = none, argMem = none, inaccessibleMem = none>, passthrough = ["nounwind", ["vector-function-abi-variant", "_ZGV_LLVM_N4v_sinf(__loom_sinf_v4),_ZGV_LLVM_N8v_sinf(__loom_sinf_v8)"]], will_return}
 func.func @lanes(%xs: memref<?xf32>, %ys: memref<?xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -32,18 +44,22 @@ func.func @lanes(%xs: memref<?xf32>, %ys: memref<?xf32>) {
   return
 }
 
+// -----
+
 // log1pf likewise: fdlibm's in f32 arithmetic, its reduction to
 // 2^k (1 + f) in integers, the division s = f / (2 + f), and selects.
 // CHECK-LABEL: func.func @log1ps
 // CHECK: scf.for
 // CHECK: %[[X:.*]] = memref.load
+// CHECK: llvm.call @log1pf(%[[X]]) : (f32) -> f32
 // CHECK-NOT: math.log1p
-// CHECK: arith.bitcast %[[X]] : f32 to i32
+// CHECK-LABEL: func.func private @__loom_log1pf_v4(
+// CHECK: arith.bitcast %{{.*}} : vector<4xf32> to vector<4xi32>
 // CHECK: arith.divf
-// CHECK: arith.sitofp {{.*}} : i32 to f32
+// CHECK: arith.sitofp {{.*}} : vector<4xi32> to vector<4xf32>
 // CHECK: arith.divf
-// CHECK-NOT: math.log1p
-// CHECK: memref.store
+// CHECK-LABEL: func.func private @__loom_log1pf_v8(
+// CHECK: llvm.func @log1pf(f32) -> f32 attributes {{{.*}}"_ZGV_LLVM_N4v_log1pf(__loom_log1pf_v4),_ZGV_LLVM_N8v_log1pf(__loom_log1pf_v8)"
 func.func @log1ps(%xs: memref<?xf32>, %ys: memref<?xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -56,11 +72,16 @@ func.func @log1ps(%xs: memref<?xf32>, %ys: memref<?xf32>) {
   return
 }
 
-// Scalar code keeps the call, whose branches skip what does not apply:
-// outside loops, in a while loop, in a for loop with a loop inside, in a
-// for loop that carries a float.
+// -----
+
+// Where no loop can be widened (outside loops, in a while loop, in a for
+// loop with a loop inside, in a for loop that carries a float) the calls
+// are glibc's, with no variants to compile.
 // CHECK-LABEL: func.func @scalar
-// CHECK-COUNT-4: math.sin %{{.*}} : f32
+// CHECK-COUNT-4: llvm.call @sinf(%{{.*}}) : (f32) -> f32
+// CHECK-NOT: __loom_sinf
+// CHECK: llvm.func @sinf(f32) -> f32 attributes {memory = #llvm.memory_effects<other = none, argMem = none, inaccessibleMem = none>, passthrough = ["nounwind"], will_return}
+// CHECK-NOT: __loom_sinf
 func.func @scalar(%x: f32, %n: index) -> f32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -88,52 +109,45 @@ func.func @scalar(%x: f32, %n: index) -> f32 {
   return %r : f32
 }
 
-// A function called from a vectorizable loop is copied, and the copy's
-// sines (and its callees') are rewritten; other callers keep the original.
-// CHECK-LABEL: func.func @field(
-// CHECK: math.sin
-// CHECK-LABEL: func.func private @field__vectorized(
-// CHECK-NOT: math.sin
-// CHECK: call @inner__vectorized(
-// CHECK-NOT: math.sin
-// CHECK: return
+// -----
+
+// A function that such a loop calls, through another, is inlined there by
+// LLVM: its sine gets the variants.
 // CHECK-LABEL: func.func @inner(
-// CHECK: math.sin
-// CHECK-LABEL: func.func private @inner__vectorized(
-// CHECK-NOT: math.sin
-// CHECK: return
-// CHECK-LABEL: func.func @callers
-// CHECK: call @field(
-// CHECK: scf.for
-// CHECK: call @field__vectorized(
+// CHECK: llvm.call @sinf(
+// CHECK: func.func private @__loom_sinf_v4(
+// CHECK: func.func private @__loom_sinf_v8(
+// CHECK: llvm.func @sinf(f32) -> f32 attributes {{{.*}}vector-function-abi-variant
 func.func @field(%x: f32) -> f32 {
-  %y = math.sin %x : f32
-  %z = func.call @inner(%y) : (f32) -> f32
+  %z = func.call @inner(%x) : (f32) -> f32
   return %z : f32
 }
 func.func @inner(%x: f32) -> f32 {
   %y = math.sin %x : f32
   return %y : f32
 }
-func.func @callers(%xs: memref<?xf32>, %x: f32) -> f32 {
+func.func @callers(%xs: memref<?xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %n = memref.dim %xs, %c0 : memref<?xf32>
-  %s = func.call @field(%x) : (f32) -> f32
   scf.for %i = %c0 to %n step %c1 {
     %v = memref.load %xs[%i] : memref<?xf32>
     %w = func.call @field(%v) : (f32) -> f32
     memref.store %w, %xs[%i] : memref<?xf32>
   }
-  return %s : f32
+  return
 }
 
+// -----
+
 // Only f32 scalars: glibc's sin in double and a vector of sines are left to
-// convert-math-to-libm and math-to-llvm.
+// convert-math-to-libm and math-to-llvm, as is a function that is not sin
+// or log1p.
 // CHECK-LABEL: func.func @others
 // CHECK: math.sin %{{.*}} : f64
 // CHECK: math.sin %{{.*}} : vector<4xf32>
 // CHECK: math.cos %{{.*}} : f32
+// CHECK-NOT: llvm.func
 func.func @others(%x: f64, %v: vector<4xf32>, %c: f32, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -145,9 +159,32 @@ func.func @others(%x: f64, %v: vector<4xf32>, %c: f32, %n: index) {
   return
 }
 
+// -----
+
+// A module with a sinf of its own keeps its sines for convert-math-to-libm,
+// which calls that function as it would have.
+// CHECK-LABEL: func.func @own
+// CHECK: math.sin %{{.*}} : f32
+// CHECK-NOT: __loom_sinf
+func.func @own(%xs: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %xs, %c0 : memref<?xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    %v = memref.load %xs[%i] : memref<?xf32>
+    %w = math.sin %v : f32
+    memref.store %w, %xs[%i] : memref<?xf32>
+  }
+  return
+}
+func.func private @sinf(f32) -> f32
+
+// -----
+
 // A GPU kernel's sin is left to libdevice.
 // CHECK-LABEL: gpu.module @kernels
 // CHECK: math.sin %{{.*}} : f32
+// CHECK-NOT: llvm.func @sinf
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     func.func @device(%x: f32, %n: index) {

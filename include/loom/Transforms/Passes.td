@@ -345,49 +345,65 @@ def LoomAllowFPContraction : Pass<"loom-allow-fp-contraction"> {
 }
 
 def LoomLibmToArith : Pass<"loom-libm-to-arith", "ModuleOp"> {
-  let summary = "Compute sinf and log1pf in arithmetic, bit for bit as glibc "
-                "does";
+  let summary = "Give sinf and log1pf vector variants that compute glibc's "
+                "bits in arithmetic";
   let description = [{
     A call to libm cannot be vectorized: a loop over lanes that calls
-    `sinf` makes one call per lane however wide the loop is. This pass
-    replaces `math.sin` and `math.log1p` on `f32` with the algorithms of
-    glibc's own functions, operation for operation as glibc 2.36's x86-64
-    machine code performs them, every branch a `select`, so that the loop
-    vectorizer widens them:
+    `sinf` would make one call per lane however wide the loop is. This pass
+    replaces `math.sin` and `math.log1p` on `f32` in the module's functions
+    with calls of the C library's `sinf` and `log1pf`, declared with vector
+    variants in LLVM's vector function ABI (the `vector-function-abi-variant`
+    attribute): functions on 4, 8 and 16 lanes that compute the algorithms
+    of glibc's own functions, operation for operation as glibc 2.36's
+    x86-64 machine code performs them:
     - `sinf` (2.28 and later, from Arm's optimized-routines; the variant
       glibc's ifunc picks where FMA and AVX2 are usable): the argument in
       double precision, Cody-Waite reduction by pi/2 below 120 and the 4/pi
       bit table above it, then the degree-7 sine or degree-8 cosine
       polynomial, with the same fused multiply-adds (`llvm.intr.fma`);
+      glibc's branches between its cases are selects, except that the
+      reduction above 120 runs only when a lane needs it;
     - `log1pf` (fdlibm's, in float arithmetic, no contraction): 1 + x as
       2^k (1 + f) with its rounding error, then log(1 + f) from
-      s = f / (2 + f) by a degree-7 polynomial in s^2.
+      s = f / (2 + f) by a degree-7 polynomial in s^2, every branch a
+      select.
 
-    Only an op that LLVM will vectorize is rewritten: in an `scf.for` or
-    `scf.parallel` with no loop inside and no float carried between
-    iterations (Loom's loops over lanes), or in a function called there,
-    through a private copy. Scalar code is faster calling glibc, whose
-    branches skip the cases that do not apply.
+    Where LLVM's loop or SLP vectorizer widens a call, it calls the variant
+    of its width; scalar code (a loop it leaves scalar, a vectorized loop's
+    remainder) calls glibc, whose branches skip the cases that do not
+    apply. Each variant is compiled once, however many loops call it.
 
     The results are glibc's to the bit for every one of the 2^32 inputs
     (`LibmToArithTest` checks them all against the C library it runs
     with), NaN payloads and signed zeros included. What differs is what no
-    caller of Loom observes: `errno` is not set (an infinite `sin`, a
-    `log1p` at or below -1).
+    caller of Loom observes: the variants do not set `errno` (an infinite
+    `sin`, a `log1p` at or below -1), and the declarations say the calls
+    access no memory, so that they vectorize.
 
     Only valid where the program then runs with glibc on a CPU with FMA and
     AVX2, since elsewhere glibc computes other bits; `loom-to-llvm`'s
     `libm-to-arith` option adds it, which Loom's CPU backend sets for such
-    targets.
+    targets. A module that already has a symbol named `sinf` or `log1pf`
+    keeps that function's ops for `convert-math-to-libm`.
 
     ```mlir
     %y = math.sin %x : f32
-    // becomes bitcasts, integer and double-precision arithmetic,
-    // llvm.intr.fma and selects between glibc's cases
+    // becomes
+    %y = llvm.call @sinf(%x) : (f32) -> f32
+    llvm.func @sinf(f32) -> f32 attributes {memory = ..., passthrough =
+        ["nounwind", ["vector-function-abi-variant",
+         "_ZGV_LLVM_N4v_sinf(__loom_sinf_v4),_ZGV_LLVM_N8v_sinf(...),..."]]}
+    func.func private @__loom_sinf_v8(%x: vector<8xf32>) -> vector<8xf32>
+    // bitcasts, integer and double-precision arithmetic, llvm.intr.fma,
+    // selects between glibc's cases, and an scf.if around the large
+    // reduction on vector.reduction <or>
     ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::LLVM::LLVMDialect"];
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def LoomExpandIntegerDivision : Pass<"loom-expand-integer-division"> {

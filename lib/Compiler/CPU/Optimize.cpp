@@ -25,6 +25,9 @@
 //   (b3000, min 0.55 against 0.79 ms) and the ODE's 5-35% slower (medians
 //   of 3-4 interleaved runs, 2026-12-01, loaded machine). A mark with
 //   operand 0, addStringMetadataToLoop's default, reads as "not disabled".
+// - The vector variants of loom-libm-to-arith stay external, so that they
+//   are not deleted before the vectorizers call them, and are deleted
+//   after if none did.
 // - Vectors are at most 256 bits wide, as ahead-of-time code for its
 //   default x86-64-v3 is. With 512-bit vectors each lane loop of 32-bit
 //   values also gets a vectorized epilogue (LLVM adds one from 16 lanes
@@ -42,6 +45,7 @@
 
 #include "Optimize.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Module.h"
@@ -76,12 +80,33 @@ static void disableRuntimeUnrolling(llvm::Function &fn) {
     llvm::addStringMetadataToLoop(loop, "llvm.loop.unroll.runtime.disable");
 }
 
+/// The functions that another's vector-function-abi-variant attribute names
+/// (loom-libm-to-arith's): nothing calls them until a vectorizer does.
+static llvm::StringSet<> getVectorVariants(llvm::Module &module) {
+  llvm::StringSet<> names;
+  for (llvm::Function &fn : module) {
+    llvm::Attribute mappings = fn.getFnAttribute("vector-function-abi-variant");
+    if (!mappings.isValid())
+      continue;
+    llvm::SmallVector<llvm::StringRef> each;
+    mappings.getValueAsString().split(each, ',');
+    // _ZGV_LLVM_N8v_sinf(__loom_sinf_v8)
+    for (llvm::StringRef mapping : each)
+      names.insert(mapping.rsplit('(').second.drop_back());
+  }
+  return names;
+}
+
 llvm::Error loom::detail::optimizeModule(llvm::Module &module,
                                          unsigned optLevel,
                                          llvm::TargetMachine &tm,
                                          llvm::StringRef exported) {
+  // Vector variants stay external: internal, and unused until the
+  // vectorizers run, global DCE would delete them first.
+  llvm::StringSet<> variants = getVectorVariants(module);
   llvm::internalizeModule(module, [&](const llvm::GlobalValue &value) {
-    return !llvm::isa<llvm::Function>(value) || value.getName() == exported;
+    return !llvm::isa<llvm::Function>(value) || value.getName() == exported ||
+           variants.contains(value.getName());
   });
   for (llvm::Function &fn : module) {
     if (fn.isDeclaration())
@@ -112,5 +137,10 @@ llvm::Error loom::detail::optimizeModule(llvm::Module &module,
           ? builder.buildO0DefaultPipeline(level)
           : builder.buildPerModuleDefaultPipeline(level);
   passes.run(module, mam);
+  // A variant no vectorizer called is not worth generating code for.
+  for (const auto &name : variants)
+    if (llvm::Function *fn = module.getFunction(name.getKey()))
+      if (fn->use_empty())
+        fn->eraseFromParent();
   return llvm::Error::success();
 }
