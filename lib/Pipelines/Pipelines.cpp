@@ -147,8 +147,8 @@ void mlir::loom::buildLoomBufferizePipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
   // Small static buffers that no loop allocates (a gang's W-lane state,
   // once hoisted) go on the stack: LLVM then sees they alias nothing and
-  // keeps them in vector registers, where a malloc'd one is reloaded and
-  // its loops guarded by runtime alias checks.
+  // keeps them in vector registers, where a heap buffer's lanes are stored
+  // and reloaded.
   pm.addNestedPass<func::FuncOp>(
       bufferization::createPromoteBuffersToStackPass());
   bufferization::buildBufferDeallocationPipeline(
@@ -195,7 +195,13 @@ void mlir::loom::buildLoomBuffersToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createLoomExpandIntegerDivision());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // aligned_alloc, not malloc plus an aligned inttoptr: LLVM then knows
+  // each buffer is its own allocation, and the loop vectorizer needs no
+  // run-time overlap check (and scalar copy of the loop) between two of
+  // them. The masked SDE's and ODE's @main compile 17-20% faster.
+  FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
+  memrefOptions.useAlignedAlloc = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());

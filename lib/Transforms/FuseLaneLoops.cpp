@@ -193,17 +193,22 @@ static bool independent(const Access &a, const Access &b) {
          (fresh(b.kind) && a.kind != RootKind::Unknown);
 }
 
-/// A 64-byte aligned memref.alloc reaches LLVM as an inttoptr of malloc's
-/// pointer, in which alias analysis sees no malloc: the loop vectorizer
-/// checks at run time that each buffer a loop writes is apart from each
-/// other buffer it touches, and keeps a scalar copy of the loop for when
-/// they overlap. Past about 128 checks it does not vectorize the loop (the
-/// uncapped fusion made the masked ODE's calls 2x slower), and well before
-/// that the checks and the copies cost more compile time than the fusion
-/// saves: on the masked SDE's @main, at most 8, 16, 32 and 96 pairs
-/// compiled in a median 722, 669, 683 and 865 ms, against 817-831 ms
-/// unfused (interleaved runs, 2026-12-02). A fused loop is kept to this
-/// many pairs of buffers, one of them written.
+/// Where LLVM cannot tell two buffers of a loop apart, one of them written,
+/// the loop vectorizer checks at run time that they do not overlap, and
+/// keeps a scalar copy of the loop for when they do. Past about 128 checks
+/// it does not vectorize the loop (uncapped fusion made the masked ODE's
+/// calls 2x slower), and well before that the checks and the copies cost
+/// more compile time than the fusion saves: on the masked SDE's @main, at
+/// most 8, 16, 32 and 96 pairs compiled in a median 722, 669, 683 and
+/// 865 ms, against 817-831 ms unfused (interleaved runs, 2026-12-02, when
+/// buffers were malloc'd behind an inttoptr and every pair needed a check).
+/// The CPU lowering now allocates with aligned_alloc, which LLVM knows
+/// aliases nothing else, yet the vectorizer still checks every pair of an
+/// alias set that a loop-carried buffer (a phi) joins; counting only the
+/// pairs LLVM cannot tell apart fused more but compiled no faster (masked
+/// SDE 940 against 916 ms, ODE 269 against 298 ms, 3 interleaved runs,
+/// 2026-12-07). A fused loop is kept to this many pairs of buffers, one of
+/// them written.
 constexpr int64_t kMaxRuntimeChecks = 16;
 
 /// True when a loop with the accesses of `a` and of `b` needs no more

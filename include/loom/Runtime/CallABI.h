@@ -92,7 +92,7 @@ void packArguments(const std::vector<ValueInfo> &signature,
 
 /// Reads the results of a call into owned buffers and passes them to `emit`
 /// in order (leaving out any that fail). A tensor result in a contiguous
-/// block the compiled code malloc'd is adopted as it is; every other result
+/// block the compiled code allocated is adopted as it is; every other result
 /// (a scalar, a constant, a view of an input or of another result, a strided
 /// view) is copied into a buffer of its own. The blocks no output adopted
 /// are freed.

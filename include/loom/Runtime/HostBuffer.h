@@ -8,7 +8,7 @@
 // around: a dense, row-major (C order) array of one of the element types a
 // Loom entry function can take or return. It either owns its bytes or views
 // caller memory, so inputs can be handed to compiled code without a copy;
-// an owned block may also be one the compiled code malloc'd for a result,
+// an owned block may also be one the compiled code allocated for a result,
 // so outputs need no copy either.
 // It names element types with its own enum rather than MLIR types because
 // the runtime must not depend on MLIR.

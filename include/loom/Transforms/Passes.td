@@ -224,7 +224,8 @@ def LoomFuseLaneLoops : Pass<"loom-fuse-lane-loops"> {
     the lane buffers is its own `linalg.generic`, so after
     `convert-linalg-to-loops` its own loop over the lanes: the seed SDE's
     masked `@main` has some 90 of them, each of which LLVM vectorizes with
-    its own runtime checks and scalar remainder loop, which is most of its
+    its own scalar remainder loop (and run-time overlap checks, where
+    LLVM cannot tell its buffers apart), which is most of its
     compile time. This pass merges each run of adjacent sibling `scf.for`
     loops with the same lower bound, upper bound and step (the same SSA
     value, the same constant, or equal by `ValueBoundsOpInterface`) into

@@ -12,8 +12,8 @@
 //    (argument packing, result buffers) allocates;
 //  - C allocations (malloc, calloc, realloc, aligned_alloc, posix_memalign,
 //    memalign), which is how JIT-compiled code allocates: memref.alloc
-//    becomes a call to `malloc`, which the JIT resolves in this process and
-//    so to the definitions below.
+//    becomes a call to `aligned_alloc`, which the JIT resolves in this
+//    process and so to the definitions below.
 //
 // Both replacements forward to glibc's own allocator (__libc_malloc and
 // friends, exported for exactly this), so every block still comes from, and
