@@ -451,4 +451,27 @@ def LoomBitCountsToLLVM : Pass<"loom-bit-counts-to-llvm"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def LoomPadAlignedAllocSizes : Pass<"loom-pad-aligned-alloc-sizes"> {
+  let summary = "Round each aligned_alloc size up to a multiple of its alignment";
+  let description = [{
+    C11 asks that `aligned_alloc`'s size be a multiple of its alignment, and
+    AddressSanitizer aborts where it is not. `finalize-memref-to-llvm` (with
+    `use-aligned-alloc`) pads only the sizes it does not believe to be
+    multiples already, and in MLIR 19 it believes that of a memref with a
+    zero dimension, whose buffer it still sizes as one element: a
+    `memref<0xindex>` (`bufferization-lower-deallocations` makes them)
+    becomes `aligned_alloc(16, 8)`. This pass, run after it, pads the size
+    of every `llvm.call @aligned_alloc`; LLVM folds the padding where the
+    size was already a multiple.
+
+    ```mlir
+    %p = llvm.call @aligned_alloc(%a, %n) : (i64, i64) -> !llvm.ptr
+    // becomes
+    %bumped = llvm.add %n, (%a - 1)
+    %p = llvm.call @aligned_alloc(%a, %bumped - %bumped urem %a)
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // LOOM_TRANSFORMS_PASSES_TD
