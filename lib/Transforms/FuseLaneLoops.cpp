@@ -264,23 +264,12 @@ static bool canFuse(scf::ForOp first, scf::ForOp second) {
   return withinRuntimeChecks(a->accesses, b->accesses);
 }
 
-/// True for a loop that fusion leaves alone: a constant trip count, as a
-/// gang's W-lane loops have, which LLVM fully unrolls (a fused body would be
-/// too large to, and gets the slower vectorized form; docs/vmap.md).
-static bool hasConstantTripCount(scf::ForOp loop) {
-  return getConstantIntValue(loop.getLowerBound()) &&
-         getConstantIntValue(loop.getUpperBound()) &&
-         getConstantIntValue(loop.getStep());
-}
-
 /// Fuses each run of adjacent fusable loops in `block`.
 static void fuseIn(Block &block, RewriterBase &rewriter) {
   scf::ForOp current;
   for (Operation *op = &block.front(); op;) {
     Operation *next = op->getNextNode();
     auto loop = dyn_cast<scf::ForOp>(op);
-    if (loop && hasConstantTripCount(loop))
-      loop = nullptr;
     if (loop && current && canFuse(current, loop)) {
       current = fuseIndependentSiblingForLoops(current, loop, rewriter);
       op = current->getNextNode();

@@ -216,12 +216,17 @@ func.func @aliases(%a: memref<?xf32>, %b: memref<?xf32>, %n: index) {
 
 // -----
 
-// A gang's loops, of a constant trip count, are left to LLVM's unroller;
-// a loop that calls libm (powf) is not fused with one the vectorizer
-// widens.
-// CHECK-LABEL: func.func @left_alone(
-// CHECK-COUNT-4: scf.for
-func.func @left_alone(%a: memref<32xf32>, %f: memref<?xf32>, %n: index) {
+// A gang's loops, of a constant trip count, fuse like any others; a loop
+// that calls libm (powf) is not fused with one the vectorizer widens.
+// CHECK-LABEL: func.func @gang_loops_and_libm(
+// CHECK: scf.for %{{.*}} = %c0 to %c32
+// CHECK-NOT: scf.for %{{.*}} = %c0 to %c32
+// CHECK: math.powf
+// CHECK: scf.for
+// CHECK-NOT: math.powf
+// CHECK: arith.addf
+// CHECK-NOT: scf.for
+func.func @gang_loops_and_libm(%a: memref<32xf32>, %f: memref<?xf32>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c32 = arith.constant 32 : index
@@ -232,7 +237,8 @@ func.func @left_alone(%a: memref<32xf32>, %f: memref<?xf32>, %n: index) {
   }
   scf.for %i = %c0 to %c32 step %c1 {
     %y = memref.load %b[%i] : memref<32xf32>
-    memref.store %y, %a[%i] : memref<32xf32>
+    %z = arith.mulf %y, %y : f32
+    memref.store %z, %a[%i] : memref<32xf32>
   }
   %g = memref.alloc(%n) : memref<?xf32>
   scf.for %i = %c0 to %n step %c1 {
