@@ -15,7 +15,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -35,6 +34,8 @@ namespace {
 /// A libm function that gets vector variants.
 struct LibmFunction {
   StringRef name;
+  /// The math op that computes it on an f32.
+  StringRef opName;
   Value (*expand)(OpBuilder &, Location, Value);
 };
 
@@ -43,8 +44,9 @@ struct LibmFunction {
 /// narrower where the loop also computes in f64.
 constexpr int64_t kVariantLanes[] = {4, 8};
 
-const LibmFunction kFunctions[] = {{"sinf", loom::libm::expandSinf},
-                                   {"log1pf", loom::libm::expandLog1pf}};
+const LibmFunction kFunctions[] = {
+    {"sinf", "math.sin", loom::libm::expandSinf},
+    {"log1pf", "math.log1p", loom::libm::expandLog1pf}};
 
 bool containsLoop(Region &region) {
   return region
@@ -91,9 +93,8 @@ DenseSet<Operation *> getCalledFromVectorizableLoops(ModuleOp module) {
 
 /// Whether `op` computes `fn` on an f32.
 bool computes(Operation *op, const LibmFunction &fn) {
-  if (op->getNumOperands() != 1 || !op->getOperand(0).getType().isF32())
-    return false;
-  return fn.name == "sinf" ? isa<math::SinOp>(op) : isa<math::Log1pOp>(op);
+  return op->getName().getStringRef() == fn.opName &&
+         op->getNumOperands() == 1 && op->getOperand(0).getType().isF32();
 }
 
 /// Declares `fn` as an external LLVM function that accesses no memory
@@ -110,7 +111,7 @@ LLVM::LLVMFuncOp declare(ModuleOp module, const LibmFunction &fn,
   auto none = LLVM::ModRefInfo::NoModRef;
   decl.setMemoryAttr(LLVM::MemoryEffectsAttr::get(ctx, {none, none, none}));
   decl.setWillReturn(true);
-  SmallVector<Attribute> passthrough{b.getStringAttr("nounwind")};
+  decl.setNoUnwind(true);
   std::string mappings;
   for (auto [lanes, name] : variants) {
     if (!mappings.empty())
@@ -118,10 +119,9 @@ LLVM::LLVMFuncOp declare(ModuleOp module, const LibmFunction &fn,
     mappings += llvm::formatv("_ZGV_LLVM_N{0}v_{1}({2})", lanes, fn.name, name);
   }
   if (!mappings.empty())
-    passthrough.push_back(
-        b.getArrayAttr({b.getStringAttr("vector-function-abi-variant"),
-                        b.getStringAttr(mappings)}));
-  decl.setPassthroughAttr(b.getArrayAttr(passthrough));
+    decl.setPassthroughAttr(b.getArrayAttr(
+        {b.getArrayAttr({b.getStringAttr("vector-function-abi-variant"),
+                         b.getStringAttr(mappings)})}));
   return decl;
 }
 

@@ -282,7 +282,7 @@ def LoomFuseLaneLoops : Pass<"loom-fuse-lane-loops"> {
     too many. A gang's W-lane loops (a constant trip count) are fused too:
     LLVM then vectorizes a fused body rather than fully unrolling each loop
     and widening the copies with the SLP vectorizer, which compiles the
-    seed SDE's and ODE's gangs 20-25% faster for calls 0-3% slower
+    seed SDE's and ODE's gangs 19-26% faster, for calls up to 3% slower
     (docs/vmap.md).
 
     ```mlir
@@ -356,7 +356,7 @@ def LoomLibmToArith : Pass<"loom-libm-to-arith", "ModuleOp"> {
     replaces `math.sin` and `math.log1p` on `f32` in the module's functions
     with calls of the C library's `sinf` and `log1pf`, declared with vector
     variants in LLVM's vector function ABI (the `vector-function-abi-variant`
-    attribute): functions on 4, 8 and 16 lanes that compute the algorithms
+    attribute): functions on 4 and 8 lanes that compute the algorithms
     of glibc's own functions, operation for operation as glibc 2.36's
     x86-64 machine code performs them:
     - `sinf` (2.28 and later, from Arm's optimized-routines; the variant
@@ -393,9 +393,9 @@ def LoomLibmToArith : Pass<"loom-libm-to-arith", "ModuleOp"> {
     %y = math.sin %x : f32
     // becomes
     %y = llvm.call @sinf(%x) : (f32) -> f32
-    llvm.func @sinf(f32) -> f32 attributes {memory = ..., passthrough =
-        ["nounwind", ["vector-function-abi-variant",
-         "_ZGV_LLVM_N4v_sinf(__loom_sinf_v4),_ZGV_LLVM_N8v_sinf(...),..."]]}
+    llvm.func @sinf(f32) -> f32 attributes {memory = ..., no_unwind,
+        passthrough = [["vector-function-abi-variant",
+         "_ZGV_LLVM_N4v_sinf(__loom_sinf_v4),_ZGV_LLVM_N8v_sinf(...)"]]}
     func.func private @__loom_sinf_v8(%x: vector<8xf32>) -> vector<8xf32>
     // bitcasts, integer and double-precision arithmetic, llvm.intr.fma,
     // selects between glibc's cases, and an scf.if around the large
