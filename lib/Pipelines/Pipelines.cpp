@@ -123,6 +123,9 @@ void mlir::loom::buildLoomBufferizePipeline(OpPassManager &pm,
   // threefry call, which CSE does not merge.
   pm.addPass(createCSEPass());
   pm.addPass(createConvertLoomToStandard());
+  // Lowered random ops read their keys' words lane by lane; read from the
+  // word vectors, the keys' interleaved batches die.
+  pm.addPass(createLoomFoldTensorExtracts());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createLoomScalarizeSmallTensors());
   pm.addPass(createCanonicalizerPass());

@@ -453,6 +453,61 @@ def LoomBitCountsToLLVM : Pass<"loom-bit-counts-to-llvm"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def LoomFoldTensorExtracts : Pass<"loom-fold-tensor-extracts"> {
+  let summary = "Read an element through tensor slices from where it was written";
+  let description = [{
+    Folds a `tensor.extract` through the slices it reads from, as upstream's
+    `fold-memref-alias-ops` folds a `memref.load` of a subview:
+
+    - from an `extract_slice`, the element is read from the sliced tensor
+      (offsets plus the index times the strides, dropped dimensions at 0);
+    - from an `insert_slice` with unit strides, it is read from the
+      inserted tensor where the index lies inside the inserted range in
+      every dimension, and from the destination where it lies outside it in
+      one. An index that is not a constant is inside only where the range
+      covers the whole dimension (offset 0, size the dimension's); otherwise
+      the read stays.
+
+    An `extract_slice` of an `insert_slice` (unit strides) is the inserted
+    tensor where both cover the same region, and a slice of the destination
+    where their constant ranges do not overlap in some dimension;
+    consecutive slices are merged first (upstream's patterns).
+
+    And a lane loop's batch of small tensors is split into one lane vector
+    per element, where only elements are read from it: an `scf.for` from 0
+    to the batch size N, step 1, whose `tensor<N x S>` iter_arg (S static,
+    at most 16 elements) is only the destination of the lane's `tensor<S>`
+    inserted at `[%lane, 0, ...]` and yielded, and whose result is only read
+    by `tensor.extract`, by columns (`[0, i, ...] [N, 1, ...]`, rank-reduced
+    to `tensor<N>`) or by slices read so. The loop then inserts each element
+    into its own `tensor<N>`, and the batch is rebuilt after it from them by
+    `insert_slice`s, which the folds above read through.
+
+    Why: batching a lane's small tensor that loom-scalarize-small-tensors
+    carries as scalars (a PRNG key's two words) gives one lane vector per
+    word, and an op with no batched form (a `loom.random` op, run lane by
+    lane) reads the key back from a batch of keys that `insert_slice`s
+    interleave from those vectors every trip, and writes its result (a
+    split's keys) to a batch whose words the next ops take out again.
+    Bufferized, each interleaving is a strided copy of the whole batch, and
+    each word taken out a strided view; read through and split, every lane
+    loop reads and writes word vectors, and the interleaved batches are dead.
+
+    ```mlir
+    %s0 = tensor.insert_slice %w0 into %e[0, 0] [32, 1] [1, 1]
+        : tensor<32xi32> into tensor<32x2xi32>
+    %s1 = tensor.insert_slice %w1 into %s0[0, 1] [32, 1] [1, 1]
+        : tensor<32xi32> into tensor<32x2xi32>
+    %key = tensor.extract_slice %s1[%lane, 0] [1, 2] [1, 1]
+        : tensor<32x2xi32> to tensor<2xi32>
+    %hi = tensor.extract %key[%c1] : tensor<2xi32>
+    // becomes
+    %hi = tensor.extract %w1[%lane] : tensor<32xi32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect"];
+}
+
 def LoomPadAlignedAllocSizes : Pass<"loom-pad-aligned-alloc-sizes"> {
   let summary = "Round each aligned_alloc size up to a multiple of its alignment";
   let description = [{

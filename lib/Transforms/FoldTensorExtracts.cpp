@@ -1,0 +1,368 @@
+//===- FoldTensorExtracts.cpp - Elements read where they were written -----===//
+//
+// Part of the Loom project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The folds are tensor.extract's counterparts of what upstream's
+// fold-memref-alias-ops does for memref.load of a subview: an element read
+// through a slice is read from the tensor the slice views, and an element
+// read from a tensor that an insert_slice built is read from whichever of
+// its two operands holds it, when that is known for every dimension. The
+// split of a lane loop's batch into element vectors leaves a rebuilt batch
+// behind for the folds to read through, so it needs no rewriting of its
+// readers of its own; it is only done where the folds will leave that batch
+// unread, since a batch read whole would be interleaved anew.
+//
+//===----------------------------------------------------------------------===//
+
+#include "loom/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/ViewLikeInterfaceUtils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::loom {
+#define GEN_PASS_DEF_LOOMFOLDTENSOREXTRACTS
+#include "loom/Transforms/Passes.h.inc"
+} // namespace mlir::loom
+
+using namespace mlir;
+
+namespace {
+
+/// extract(extract_slice(%t)[offsets][strides], i) = extract(%t, offsets +
+/// i * strides), with index 0 of each dimension the slice dropped.
+struct ExtractOfExtractSlice : OpRewritePattern<tensor::ExtractOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::ExtractOp extract,
+                                PatternRewriter &rewriter) const override {
+    auto slice = extract.getTensor().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice)
+      return failure();
+    SmallVector<Value> indices;
+    affine::resolveIndicesIntoOpWithOffsetsAndStrides(
+        rewriter, extract.getLoc(), slice.getMixedOffsets(),
+        slice.getMixedStrides(), slice.getDroppedDims(), extract.getIndices(),
+        indices);
+    rewriter.replaceOpWithNewOp<tensor::ExtractOp>(extract, slice.getSource(),
+                                                   indices);
+    return success();
+  }
+};
+
+/// Where an index of one dimension lies against an insert_slice's range in
+/// that dimension.
+enum class Place { Inside, Outside, Unknown };
+
+/// `index` against [offset, offset + size), the insertion's unit-stride
+/// range in dimension `dim` of `dest`. An index that is not a constant is
+/// known to be inside only when the range covers the whole dimension: it is
+/// in bounds, as tensor.extract requires.
+static Place placeIndex(Value index, OpFoldResult offset, OpFoldResult size,
+                        Value dest, int64_t dim) {
+  std::optional<int64_t> i = getConstantIntValue(index);
+  std::optional<int64_t> lo = getConstantIntValue(offset);
+  std::optional<int64_t> n = getConstantIntValue(size);
+  if (i && lo && n)
+    return *i >= *lo && *i < *lo + *n ? Place::Inside : Place::Outside;
+  if (!lo || *lo != 0)
+    return Place::Unknown;
+  FailureOr<bool> whole = ValueBoundsConstraintSet::areEqual(
+      ValueBoundsConstraintSet::Variable(size),
+      ValueBoundsConstraintSet::Variable(dest, dim));
+  return succeeded(whole) && *whole ? Place::Inside : Place::Unknown;
+}
+
+/// extract(insert_slice(%src into %dest), i): from %src where i lies inside
+/// the inserted range in every dimension, from %dest where it lies outside
+/// it in one; unit strides only.
+struct ExtractOfInsertSlice : OpRewritePattern<tensor::ExtractOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::ExtractOp extract,
+                                PatternRewriter &rewriter) const override {
+    auto insert = extract.getTensor().getDefiningOp<tensor::InsertSliceOp>();
+    if (!insert || !insert.hasUnitStride())
+      return failure();
+    SmallVector<OpFoldResult> offsets = insert.getMixedOffsets();
+    SmallVector<OpFoldResult> sizes = insert.getMixedSizes();
+    bool inside = true;
+    for (auto [dim, index] : llvm::enumerate(extract.getIndices())) {
+      Place place =
+          placeIndex(index, offsets[dim], sizes[dim], insert.getDest(), dim);
+      if (place == Place::Outside) {
+        rewriter.modifyOpInPlace(extract, [&] {
+          extract.getTensorMutable().assign(insert.getDest());
+        });
+        return success();
+      }
+      inside &= place == Place::Inside;
+    }
+    if (!inside)
+      return failure();
+    llvm::SmallBitVector dropped = insert.getDroppedDims();
+    SmallVector<Value> indices;
+    AffineExpr d0, s0;
+    bindDims(rewriter.getContext(), d0);
+    bindSymbols(rewriter.getContext(), s0);
+    for (auto [dim, index] : llvm::enumerate(extract.getIndices())) {
+      if (dropped.test(dim))
+        continue;
+      indices.push_back(getValueOrCreateConstantIndexOp(
+          rewriter, extract.getLoc(),
+          affine::makeComposedFoldedAffineApply(
+              rewriter, extract.getLoc(), d0 - s0, {index, offsets[dim]})));
+    }
+    rewriter.replaceOpWithNewOp<tensor::ExtractOp>(extract, insert.getSource(),
+                                                   indices);
+    return success();
+  }
+};
+
+/// Whether the insertion region [offsets, sizes] of `dest` and the
+/// extraction region [offsets, sizes], both of unit strides, share no
+/// element: in some dimension, their constant ranges do not overlap.
+static bool areDisjoint(ArrayRef<OpFoldResult> insertOffsets,
+                        ArrayRef<OpFoldResult> insertSizes,
+                        ArrayRef<OpFoldResult> extractOffsets,
+                        ArrayRef<OpFoldResult> extractSizes) {
+  for (auto [io, is, eo, es] :
+       llvm::zip(insertOffsets, insertSizes, extractOffsets, extractSizes)) {
+    std::optional<int64_t> a = getConstantIntValue(io),
+                           n = getConstantIntValue(is),
+                           b = getConstantIntValue(eo),
+                           m = getConstantIntValue(es);
+    if (a && n && b && m && (*a + *n <= *b || *b + *m <= *a))
+      return true;
+  }
+  return false;
+}
+
+/// Whether two offsets or sizes are provably equal.
+static bool areEqual(OpFoldResult a, OpFoldResult b) {
+  if (isEqualConstantIntOrValue(a, b))
+    return true;
+  FailureOr<bool> equal =
+      ValueBoundsConstraintSet::areEqual(ValueBoundsConstraintSet::Variable(a),
+                                         ValueBoundsConstraintSet::Variable(b));
+  return succeeded(equal) && *equal;
+}
+
+/// extract_slice(insert_slice(%src into %dest)): %src where the two cover
+/// the same region (and the types agree), an extract_slice of %dest where
+/// they share no element; unit strides only.
+struct ExtractSliceOfInsertSlice : OpRewritePattern<tensor::ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp extract,
+                                PatternRewriter &rewriter) const override {
+    auto insert = extract.getSource().getDefiningOp<tensor::InsertSliceOp>();
+    if (!insert || !insert.hasUnitStride() || !extract.hasUnitStride())
+      return failure();
+    SmallVector<OpFoldResult> io = insert.getMixedOffsets(),
+                              is = insert.getMixedSizes(),
+                              eo = extract.getMixedOffsets(),
+                              es = extract.getMixedSizes();
+    if (areDisjoint(io, is, eo, es)) {
+      rewriter.modifyOpInPlace(extract, [&] {
+        extract.getSourceMutable().assign(insert.getDest());
+      });
+      return success();
+    }
+    if (extract.getType() != insert.getSourceType())
+      return failure();
+    for (auto [a, n, b, m] : llvm::zip(io, is, eo, es))
+      if (!areEqual(a, b) || !areEqual(n, m))
+        return failure();
+    rewriter.replaceOp(extract, insert.getSource());
+    return success();
+  }
+};
+
+/// Whether `size` is dimension 0 of `batch`, whole.
+static bool coversBatch(OpFoldResult size, Value batch) {
+  auto type = cast<RankedTensorType>(batch.getType());
+  if (!type.isDynamicDim(0))
+    return isConstantIntValue(size, type.getDimSize(0));
+  FailureOr<bool> equal = ValueBoundsConstraintSet::areEqual(
+      ValueBoundsConstraintSet::Variable(size),
+      ValueBoundsConstraintSet::Variable(batch, 0));
+  return succeeded(equal) && *equal;
+}
+
+/// Whether everything that reads `batch` (a tensor<N x S>) reads single
+/// elements of it: tensor.extract, a slice of one element of every lane
+/// (a column, rank-reduced to tensor<N>), or any slice only read so.
+static bool readsOnlyElements(Value batch, Value whole) {
+  for (Operation *user : batch.getUsers()) {
+    if (isa<tensor::ExtractOp>(user))
+      continue;
+    auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
+    if (!slice || slice.getSource() != batch || !slice.hasUnitStride())
+      return false;
+    if (readsOnlyElements(slice.getResult(), whole))
+      continue;
+    // A column of the whole batch.
+    if (batch != whole || slice.getType().getRank() != 1)
+      return false;
+    SmallVector<OpFoldResult> offsets = slice.getMixedOffsets(),
+                              sizes = slice.getMixedSizes();
+    if (!isConstantIntValue(offsets[0], 0) || !coversBatch(sizes[0], batch))
+      return false;
+    for (size_t d = 1; d < sizes.size(); ++d)
+      if (!getConstantIntValue(offsets[d]) || !isConstantIntValue(sizes[d], 1))
+        return false;
+  }
+  return true;
+}
+
+/// A lane loop's batch of small tensors, which it builds one lane's slab at
+/// a time: `scf.for %lane = 0 to N` whose iter_arg of type tensor<N x S>
+/// (S static, few elements) is only the destination of an insert_slice of
+/// the lane's tensor<S> at [%lane, 0, ...], which is yielded.
+struct LaneBatch {
+  unsigned index;
+  tensor::InsertSliceOp insert;
+  RankedTensorType type;
+};
+
+/// At most this many elements per lane are split into vectors of their own.
+constexpr int64_t kMaxLaneElements = 16;
+
+static std::optional<LaneBatch> findLaneBatch(scf::ForOp loop, unsigned index) {
+  BlockArgument arg = loop.getRegionIterArgs()[index];
+  auto type = dyn_cast<RankedTensorType>(arg.getType());
+  if (!type || type.getRank() < 2 ||
+      ShapedType::isDynamicShape(type.getShape().drop_front()))
+    return std::nullopt;
+  int64_t elements = ShapedType::getNumElements(type.getShape().drop_front());
+  if (elements < 2 || elements > kMaxLaneElements || !arg.hasOneUse())
+    return std::nullopt;
+  auto insert = dyn_cast<tensor::InsertSliceOp>(*arg.getUsers().begin());
+  if (!insert || insert.getDest() != arg || !insert->hasOneUse() ||
+      loop.getYieldedValues()[index] != insert.getResult() ||
+      !insert.hasUnitStride())
+    return std::nullopt;
+  SmallVector<OpFoldResult> offsets = insert.getMixedOffsets(),
+                            sizes = insert.getMixedSizes();
+  if (getAsOpFoldResult(loop.getInductionVar()) != offsets[0] ||
+      !isConstantIntValue(sizes[0], 1))
+    return std::nullopt;
+  for (int64_t d = 1; d < type.getRank(); ++d)
+    if (!isConstantIntValue(offsets[d], 0) ||
+        !isConstantIntValue(sizes[d], type.getDimSize(d)))
+      return std::nullopt;
+  // Every lane's slab is written: the result does not depend on the init.
+  if (!isConstantIntValue(loop.getLowerBound(), 0) ||
+      !isConstantIntValue(loop.getStep(), 1) ||
+      !coversBatch(loop.getUpperBound(), loop.getInitArgs()[index]))
+    return std::nullopt;
+  return LaneBatch{index, insert, type};
+}
+
+/// Splits a lane loop's batch of small tensors that is only read element by
+/// element into one lane vector per element: each trip inserts the lane's
+/// elements into the vectors, and the batch is rebuilt after the loop from
+/// them by insert_slices, which the other patterns read through. The old
+/// iter_arg yields itself, for scf.for's canonicalization to drop.
+struct SplitLaneBatch : OpRewritePattern<scf::ForOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(scf::ForOp loop,
+                                PatternRewriter &rewriter) const override {
+    std::optional<LaneBatch> batch;
+    for (unsigned i = 0; i < loop.getNumRegionIterArgs() && !batch; ++i)
+      if ((batch = findLaneBatch(loop, i)) &&
+          !readsOnlyElements(loop.getResult(i), loop.getResult(i)))
+        batch.reset();
+    if (!batch)
+      return failure();
+    Location loc = loop.getLoc();
+    RankedTensorType type = batch->type;
+    ArrayRef<int64_t> laneShape = type.getShape().drop_front();
+    int64_t elements = ShapedType::getNumElements(laneShape);
+    auto vectorType =
+        RankedTensorType::get({type.getDimSize(0)}, type.getElementType());
+    SmallVector<Value> dynamicSize;
+    if (type.isDynamicDim(0))
+      dynamicSize.push_back(rewriter.create<tensor::DimOp>(
+          loc, loop.getInitArgs()[batch->index], 0));
+    SmallVector<Value> inits;
+    for (int64_t e = 0; e < elements; ++e)
+      inits.push_back(
+          rewriter.create<tensor::EmptyOp>(loc, vectorType, dynamicSize));
+    Value slab = batch->insert.getSource();
+    auto yieldVectors = [&](OpBuilder &b, Location loc,
+                            ArrayRef<BlockArgument> vectors) {
+      SmallVector<Value> yielded;
+      Value lane = vectors.front().getOwner()->getArgument(0);
+      for (auto [e, vector] : llvm::enumerate(vectors)) {
+        SmallVector<Value> at;
+        for (int64_t index : delinearize(e, computeStrides(laneShape)))
+          at.push_back(b.create<arith::ConstantIndexOp>(loc, index));
+        Value element = b.create<tensor::ExtractOp>(loc, slab, at);
+        yielded.push_back(
+            b.create<tensor::InsertOp>(loc, element, vector, ValueRange{lane}));
+      }
+      return yielded;
+    };
+    FailureOr<LoopLikeOpInterface> grown = loop.replaceWithAdditionalYields(
+        rewriter, inits, /*replaceInitOperandUsesInLoop=*/false, yieldVectors);
+    if (failed(grown))
+      return failure();
+    auto newLoop = cast<scf::ForOp>(grown->getOperation());
+    unsigned index = batch->index;
+    auto yield = cast<scf::YieldOp>(newLoop.getBody()->getTerminator());
+    rewriter.modifyOpInPlace(yield, [&] {
+      yield.setOperand(index, newLoop.getRegionIterArgs()[index]);
+    });
+    // The batch again, for its readers to read through.
+    rewriter.setInsertionPointAfter(newLoop);
+    Value rebuilt = rewriter.create<tensor::EmptyOp>(loc, type, dynamicSize);
+    OpFoldResult zero = rewriter.getIndexAttr(0),
+                 one = rewriter.getIndexAttr(1);
+    OpFoldResult lanes = type.isDynamicDim(0)
+                             ? OpFoldResult(dynamicSize.front())
+                             : rewriter.getIndexAttr(type.getDimSize(0));
+    for (int64_t e = 0; e < elements; ++e) {
+      SmallVector<OpFoldResult> offsets = {zero};
+      for (int64_t index : delinearize(e, computeStrides(laneShape)))
+        offsets.push_back(rewriter.getIndexAttr(index));
+      SmallVector<OpFoldResult> sizes(type.getRank(), one);
+      sizes[0] = lanes;
+      SmallVector<OpFoldResult> strides(type.getRank(), one);
+      rebuilt = rewriter.create<tensor::InsertSliceOp>(
+          loc, newLoop.getResult(newLoop.getNumResults() - elements + e),
+          rebuilt, offsets, sizes, strides);
+    }
+    rewriter.replaceAllUsesWith(newLoop.getResult(index), rebuilt);
+    return success();
+  }
+};
+
+struct LoomFoldTensorExtracts
+    : loom::impl::LoomFoldTensorExtractsBase<LoomFoldTensorExtracts> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<ExtractOfExtractSlice, ExtractOfInsertSlice,
+                 ExtractSliceOfInsertSlice, SplitLaneBatch>(&getContext());
+    tensor::populateMergeConsecutiveInsertExtractSlicePatterns(patterns);
+    scf::ForOp::getCanonicalizationPatterns(patterns, &getContext());
+    if (failed(
+            applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
