@@ -243,7 +243,7 @@ constexpr int64_t kMaxLaneElements = 16;
 static std::optional<LaneBatch> findLaneBatch(scf::ForOp loop, unsigned index) {
   BlockArgument arg = loop.getRegionIterArgs()[index];
   auto type = dyn_cast<RankedTensorType>(arg.getType());
-  if (!type || type.getRank() < 2 ||
+  if (!type || type.getRank() < 2 || type.getEncoding() ||
       ShapedType::isDynamicShape(type.getShape().drop_front()))
     return std::nullopt;
   int64_t elements = ShapedType::getNumElements(type.getShape().drop_front());

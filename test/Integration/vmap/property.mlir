@@ -28,6 +28,11 @@
 // Three levels.
 // RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 11 --vmapped three_vmap --scalar three --arg ns/n:i32:-2:9:- --result total:total %{gang_variants} | FileCheck %s --check-prefixes=CHECK,GANG
 
+// A key split every trip of a divergent loop (the SDE's Brownian tree):
+// the batched random ops run lane by lane on the words of the keys, which
+// loom-fold-tensor-extracts keeps as one lane vector per word.
+// RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 0,1,13,37 --vmapped descend_vmap --scalar descend --arg keys/key:key:3 --arg ns/n:i32:-2:7:- --result acc:acc --result last:last --result pair:pair %{split_variants} %{gang_variants} | FileCheck %s --check-prefixes=CHECK,GANG,SHARDS
+
 // An outer level with code around two inner loops (masked: one pass over
 // the lanes before them, one between, one after), dividing by a carry that
 // is 0 on finished lanes; lanes with n <= 0 never enter.

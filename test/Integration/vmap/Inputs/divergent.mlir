@@ -673,3 +673,52 @@ func.func @rebuild_vmap(%rates: tensor<?xf32> {loom.name = "rates"})
       : (tensor<?xf32>) -> (tensor<?x6xf32>, tensor<?xi32>)
   return %r#0, %r#1 : tensor<?x6xf32>, tensor<?xi32>
 }
+
+// A key split every trip of a divergent loop, as the SDE's Brownian tree
+// descends: one subkey goes on, one draws a normal and one a pair of
+// uniforms, and the loop also returns the last key. Lanes with n <= 0 never
+// enter. Batched, the random ops run lane by lane on the key's words.
+func.func @descend(%key: tensor<2xi32> {loom.name = "key"},
+                   %n: i32 {loom.name = "n"})
+    -> (f32 {loom.name = "acc"}, tensor<2xi32> {loom.name = "last"},
+        tensor<2xf32> {loom.name = "pair"}) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %pair0 = arith.constant dense<0.0> : tensor<2xf32>
+  %r:4 = scf.while (%i = %c0, %k = %key, %acc = %zero, %p = %pair0)
+      : (i32, tensor<2xi32>, f32, tensor<2xf32>)
+     -> (i32, tensor<2xi32>, f32, tensor<2xf32>) {
+    %go = arith.cmpi slt, %i, %n : i32
+    scf.condition(%go) %i, %k, %acc, %p
+        : i32, tensor<2xi32>, f32, tensor<2xf32>
+  } do {
+  ^bb0(%i: i32, %k: tensor<2xi32>, %acc: f32, %p: tensor<2xf32>):
+    %s = loom.random.split %k : tensor<3x2xi32>
+    %k0 = tensor.extract_slice %s[0, 0] [1, 2] [1, 1]
+        : tensor<3x2xi32> to tensor<2xi32>
+    %k1 = tensor.extract_slice %s[1, 0] [1, 2] [1, 1]
+        : tensor<3x2xi32> to tensor<2xi32>
+    %k2 = tensor.extract_slice %s[2, 0] [1, 2] [1, 1]
+        : tensor<3x2xi32> to tensor<2xi32>
+    %x = loom.random.normal %k1 : f32
+    %u = loom.random.uniform %k2, %zero, %one : tensor<2xf32>
+    %a = arith.addf %acc, %x : f32
+    %q = arith.addf %p, %u : tensor<2xf32>
+    %in = arith.addi %i, %c1 : i32
+    scf.yield %in, %k0, %a, %q : i32, tensor<2xi32>, f32, tensor<2xf32>
+  }
+  return %r#2, %r#1, %r#3 : f32, tensor<2xi32>, tensor<2xf32>
+}
+
+func.func @descend_vmap(%keys: tensor<?x2xi32> {loom.name = "keys"},
+                        %ns: tensor<?xi32> {loom.name = "ns"})
+    -> (tensor<?xf32> {loom.name = "acc"}, tensor<?x2xi32> {loom.name = "last"},
+        tensor<?x2xf32> {loom.name = "pair"}) {
+  %a, %l, %p = loom.vmap @descend(%keys, %ns) in_axes [0, 0]
+      out_axes [0, 0, 0]
+      : (tensor<?x2xi32>, tensor<?xi32>)
+     -> (tensor<?xf32>, tensor<?x2xi32>, tensor<?x2xf32>)
+  return %a, %l, %p : tensor<?xf32>, tensor<?x2xi32>, tensor<?x2xf32>
+}
