@@ -201,27 +201,37 @@ static bool coversBatch(OpFoldResult size, Value batch) {
   return succeeded(equal) && *equal;
 }
 
-/// Whether everything that reads `batch` (a tensor<N x S>) reads single
-/// elements of it: tensor.extract, a slice of one element of every lane
-/// (a column, rank-reduced to tensor<N>), or any slice only read so.
-static bool readsOnlyElements(Value batch, Value whole) {
-  for (Operation *user : batch.getUsers()) {
-    if (isa<tensor::ExtractOp>(user))
+/// Whether everything that reads `value`, the batch or a slice of it,
+/// reads single elements of the batch in a way the folds resolve: by
+/// tensor.extract, by a column of the whole batch (`[0, i, ...] [N, 1,
+/// ...]`, rank-reduced to tensor<N>), or through slices read so. Indices
+/// and offsets must be constants but in the batch's dimension, which is
+/// dimension 0 of `value` while `keepsBatch`.
+static bool readsOnlyElements(Value value, bool isBatch, bool keepsBatch) {
+  auto isLaneDim = [&](size_t d) { return d == 0 && keepsBatch; };
+  for (Operation *user : value.getUsers()) {
+    if (auto extract = dyn_cast<tensor::ExtractOp>(user)) {
+      for (auto [d, index] : llvm::enumerate(extract.getIndices()))
+        if (!isLaneDim(d) && !getConstantIntValue(index))
+          return false;
       continue;
+    }
     auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
-    if (!slice || slice.getSource() != batch || !slice.hasUnitStride())
-      return false;
-    if (readsOnlyElements(slice.getResult(), whole))
-      continue;
-    // A column of the whole batch.
-    if (batch != whole || slice.getType().getRank() != 1)
+    if (!slice || slice.getSource() != value || !slice.hasUnitStride())
       return false;
     SmallVector<OpFoldResult> offsets = slice.getMixedOffsets(),
                               sizes = slice.getMixedSizes();
-    if (!isConstantIntValue(offsets[0], 0) || !coversBatch(sizes[0], batch))
+    for (size_t d = 0; d < offsets.size(); ++d)
+      if (!isLaneDim(d) && !getConstantIntValue(offsets[d]))
+        return false;
+    if (readsOnlyElements(slice.getResult(), /*isBatch=*/false,
+                          keepsBatch && !slice.getDroppedDims().test(0)))
+      continue;
+    if (!isBatch || slice.getType().getRank() != 1 ||
+        !isConstantIntValue(offsets[0], 0) || !coversBatch(sizes[0], value))
       return false;
     for (size_t d = 1; d < sizes.size(); ++d)
-      if (!getConstantIntValue(offsets[d]) || !isConstantIntValue(sizes[d], 1))
+      if (!isConstantIntValue(sizes[d], 1))
         return false;
   }
   return true;
@@ -284,7 +294,8 @@ struct SplitLaneBatch : OpRewritePattern<scf::ForOp> {
     std::optional<LaneBatch> batch;
     for (unsigned i = 0; i < loop.getNumRegionIterArgs() && !batch; ++i)
       if ((batch = findLaneBatch(loop, i)) &&
-          !readsOnlyElements(loop.getResult(i), loop.getResult(i)))
+          !readsOnlyElements(loop.getResult(i), /*isBatch=*/true,
+                             /*keepsBatch=*/true))
         batch.reset();
     if (!batch)
       return failure();

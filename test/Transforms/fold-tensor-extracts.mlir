@@ -226,3 +226,29 @@ func.func @dynamic_split(%keys: tensor<?xi32>) -> tensor<?xi32> {
       : tensor<?x2xi32> to tensor<?xi32>
   return %column : tensor<?xi32>
 }
+
+// -----
+
+// A batch read at a component that is not a constant could not be read
+// from one element vector: it stays.
+// CHECK-LABEL: func.func @dynamic_component(
+// CHECK: scf.for {{.*}} -> (tensor<32x2xi32>)
+// CHECK: tensor.extract %{{.*}}[%{{.*}}, %{{.*}}] : tensor<32x2xi32>
+func.func @dynamic_component(%keys: tensor<32xi32>, %j: index, %c: index)
+    -> i32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %e = tensor.empty() : tensor<32x2xi32>
+  %batch = scf.for %lane = %c0 to %c32 step %c1 iter_args(%acc = %e)
+      -> (tensor<32x2xi32>) {
+    %k = tensor.extract %keys[%lane] : tensor<32xi32>
+    %k1 = arith.addi %k, %k : i32
+    %pair = tensor.from_elements %k, %k1 : tensor<2xi32>
+    %next = tensor.insert_slice %pair into %acc[%lane, 0] [1, 2] [1, 1]
+        : tensor<2xi32> into tensor<32x2xi32>
+    scf.yield %next : tensor<32x2xi32>
+  }
+  %x = tensor.extract %batch[%j, %c] : tensor<32x2xi32>
+  return %x : i32
+}
