@@ -457,7 +457,7 @@ def divergent_section(bench_dir):
     ctx = doc.get("context", {})
     L = [DIVERGENT_HEADING + "\n"]
     L.append("`benchmarks/DivergentBench.cpp`: each program of "
-             "`benchmarks/divergent/` (14 divergent programs: int and float "
+             "`benchmarks/divergent/` (15 divergent programs: int and float "
              "bodies, light and heavy, 1 to 3 levels, zero-trip lanes, caps, "
              "reads at per-lane indices, `scf.if` in loops, libm calls; each "
              "file's header says what it covers) over 12,800 lanes, 64 "

@@ -123,9 +123,10 @@ void mlir::loom::buildLoomBufferizePipeline(OpPassManager &pm,
   // threefry call, which CSE does not merge.
   pm.addPass(createCSEPass());
   pm.addPass(createConvertLoomToStandard());
-  // Lowered random ops read their keys' words lane by lane; read from the
-  // word vectors, the keys' interleaved batches die.
-  pm.addPass(createLoomFoldTensorExtracts());
+  // After the random ops are lowered: they run lane by lane on key words,
+  // which the pass keeps as one vector each, as it keeps small tensors'
+  // elements in elementwise ops.
+  pm.addPass(createLoomSplitLaneTensors());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createLoomScalarizeSmallTensors());
   pm.addPass(createCanonicalizerPass());

@@ -6,7 +6,7 @@
 
 // Every program in the suite has a RUN line below.
 // RUN: ls %loom_src/benchmarks/divergent/ | grep -c '\.mlir$' | FileCheck %s --check-prefix=COUNT
-// COUNT: 14
+// COUNT: 15
 
 // RUN: python3 %loom_src/benchmarks/divergent/suite.py check loom-run %loom_src/benchmarks/divergent/bisect_cubic.mlir 256 | FileCheck %s
 // RUN: python3 %loom_src/benchmarks/divergent/suite.py check loom-run %loom_src/benchmarks/divergent/branchy_nest2.mlir 256 | FileCheck %s
@@ -15,6 +15,7 @@
 // RUN: python3 %loom_src/benchmarks/divergent/suite.py check loom-run %loom_src/benchmarks/divergent/gcd_sub.mlir 256 | FileCheck %s
 // RUN: python3 %loom_src/benchmarks/divergent/suite.py check loom-run %loom_src/benchmarks/divergent/lane_trip_for.mlir 256 | FileCheck %s
 // RUN: python3 %loom_src/benchmarks/divergent/suite.py check loom-run %loom_src/benchmarks/divergent/log1p_nest.mlir 256 | FileCheck %s
+// RUN: python3 %loom_src/benchmarks/divergent/suite.py check loom-run %loom_src/benchmarks/divergent/lorenz_heun.mlir 256 | FileCheck %s
 // RUN: python3 %loom_src/benchmarks/divergent/suite.py check loom-run %loom_src/benchmarks/divergent/logistic_branch.mlir 256 | FileCheck %s
 // RUN: python3 %loom_src/benchmarks/divergent/suite.py check loom-run %loom_src/benchmarks/divergent/mandel.mlir 256 | FileCheck %s
 // RUN: python3 %loom_src/benchmarks/divergent/suite.py check loom-run %loom_src/benchmarks/divergent/newton_sqrt.mlir 256 | FileCheck %s

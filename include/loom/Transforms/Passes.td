@@ -453,45 +453,48 @@ def LoomBitCountsToLLVM : Pass<"loom-bit-counts-to-llvm"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
-def LoomFoldTensorExtracts : Pass<"loom-fold-tensor-extracts"> {
-  let summary = "Read an element through tensor slices from where it was written";
+def LoomSplitLaneTensors : Pass<"loom-split-lane-tensors"> {
+  let summary = "Keep batches of small per-lane tensors as one lane vector per element";
   let description = [{
-    Folds a `tensor.extract` through the slices it reads from, as upstream's
-    `fold-memref-alias-ops` folds a `memref.load` of a subview:
+    A lane's small tensor (a PRNG key's two words, an ODE's three-component
+    state) is, once batched, a `tensor<N x S>` whose elements of one lane
+    lie together, so that each element of every lane, which is what
+    vectorized code reads, is strided. loom-scalarize-small-tensors already
+    carries such tensors through loops as scalars, that is, once batched,
+    as one lane vector (`tensor<N>`) per element; around the carries,
+    batching interleaves those vectors into a batch with `insert_slice`s
+    wherever an op takes the whole tensor, and takes them out again as
+    columns after. Bufferized, every interleaving is a strided copy of the
+    batch, every column a strided view, on every trip. This pass keeps the
+    elements apart instead, for `S` static of 2 to 16 elements:
 
-    - from an `extract_slice`, the element is read from the sliced tensor
-      (offsets plus the index times the strides, dropped dimensions at 0);
-    - from an `insert_slice` with unit strides, it is read from the
+    - A `tensor.extract` reads through slices: from an `extract_slice`, the
+      sliced tensor (offsets plus the index times the strides, dropped
+      dimensions at 0); from an `insert_slice` of unit strides, the
       inserted tensor where the index lies inside the inserted range in
-      every dimension, and from the destination where it lies outside it in
-      one. An index that is not a constant is inside only where the range
-      covers the whole dimension (offset 0, size the dimension's); otherwise
-      the read stays.
+      every dimension, the destination where it lies outside it in one (an
+      index that is not a constant is inside only where the range covers
+      the whole dimension).
+    - An `extract_slice` of an `insert_slice` (unit strides) is the inserted
+      tensor where both cover the same region, a slice of the destination
+      where their constant ranges do not overlap in some dimension;
+      consecutive slices are merged (upstream's patterns).
+    - A lane loop's batch is split: an `scf.for` from 0 to N, step 1, whose
+      `tensor<N x S>` iter_arg is only the destination of the lane's
+      `tensor<S>` inserted at `[%lane, 0, ...]` and yielded (how an op with
+      no batched form, a `loom.random` op, runs lane by lane), and whose
+      result is only read element by element (`tensor.extract`, columns
+      `[0, i, ...] [N, 1, ...]` rank-reduced to `tensor<N>`, or slices read
+      so, with constant indices but in the lanes' dimension), inserts each
+      element into its own `tensor<N>` instead.
+    - An elementwise op (`ElementwiseMappable`: arith, math) on such
+      batches runs once per element vector where every operand's vectors
+      are known: inserted by `insert_slice`s (one operand at least), a
+      `linalg.broadcast` of one lane's tensor, or a splat constant.
 
-    An `extract_slice` of an `insert_slice` (unit strides) is the inserted
-    tensor where both cover the same region, and a slice of the destination
-    where their constant ranges do not overlap in some dimension;
-    consecutive slices are merged first (upstream's patterns).
-
-    And a lane loop's batch of small tensors is split into one lane vector
-    per element, where only elements are read from it: an `scf.for` from 0
-    to the batch size N, step 1, whose `tensor<N x S>` iter_arg (S static,
-    at most 16 elements) is only the destination of the lane's `tensor<S>`
-    inserted at `[%lane, 0, ...]` and yielded, and whose result is only read
-    by `tensor.extract`, by columns (`[0, i, ...] [N, 1, ...]`, rank-reduced
-    to `tensor<N>`) or by slices read so. The loop then inserts each element
-    into its own `tensor<N>`, and the batch is rebuilt after it from them by
-    `insert_slice`s, which the folds above read through.
-
-    Why: batching a lane's small tensor that loom-scalarize-small-tensors
-    carries as scalars (a PRNG key's two words) gives one lane vector per
-    word, and an op with no batched form (a `loom.random` op, run lane by
-    lane) reads the key back from a batch of keys that `insert_slice`s
-    interleave from those vectors every trip, and writes its result (a
-    split's keys) to a batch whose words the next ops take out again.
-    Bufferized, each interleaving is a strided copy of the whole batch, and
-    each word taken out a strided view; read through and split, every lane
-    loop reads and writes word vectors, and the interleaved batches are dead.
+    The two splits rebuild the batch from the vectors after them, for their
+    readers to read through by the folds; it dies where nothing reads it
+    whole.
 
     ```mlir
     %s0 = tensor.insert_slice %w0 into %e[0, 0] [32, 1] [1, 1]
@@ -505,7 +508,10 @@ def LoomFoldTensorExtracts : Pass<"loom-fold-tensor-extracts"> {
     %hi = tensor.extract %w1[%lane] : tensor<32xi32>
     ```
   }];
-  let dependentDialects = ["::mlir::affine::AffineDialect"];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def LoomPadAlignedAllocSizes : Pass<"loom-pad-aligned-alloc-sizes"> {

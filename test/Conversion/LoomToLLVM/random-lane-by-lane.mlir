@@ -1,11 +1,11 @@
 // A key carried through a divergent loop and split every trip, under gangs:
 // loom-scalarize-small-tensors carries its two words as scalars, so the
 // gang holds one 32-lane vector per word, and the lowered random ops read a
-// lane's key from a batch of keys. loom-fold-tensor-extracts makes them read
+// lane's key from a batch of keys. loom-split-lane-tensors makes them read
 // the word vectors instead: no trip interleaves the vectors into a 32x2
 // batch again (a strided copy per word), and a lane's key is read from the
 // two vectors (checked just after bufferization).
-// Before loom-fold-tensor-extracts, each trip copied both vectors into a
+// Before loom-split-lane-tensors, each trip copied both vectors into a
 // memref<32x2xi32> and the split's lane loop read the key from it.
 // RUN: loom-opt %s --loom-pipeline="divergent=gang refill=0 adaptive=0" \
 // RUN:   --loom-bufferize | FileCheck %s

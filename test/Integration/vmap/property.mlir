@@ -30,8 +30,13 @@
 
 // A key split every trip of a divergent loop (the SDE's Brownian tree):
 // the batched random ops run lane by lane on the words of the keys, which
-// loom-fold-tensor-extracts keeps as one lane vector per word.
+// loom-split-lane-tensors keeps as one lane vector per word.
 // RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 0,1,13,37 --vmapped descend_vmap --scalar descend --arg keys/key:key:3 --arg ns/n:i32:-2:7:- --result acc:acc --result last:last --result pair:pair %{split_variants} %{gang_variants} | FileCheck %s --check-prefixes=CHECK,GANG,SHARDS
+
+// A three-component state stepped to a per-lane end time (the Lorenz
+// system): batches of tensor<3xf32> in elementwise ops, which
+// loom-split-lane-tensors runs on one lane vector per component.
+// RUN: python3 %S/vmap_property.py loom-run %S/Inputs/divergent.mlir --batch 0,1,13,37 --vmapped lorenz_vmap --scalar lorenz --arg y0s/y0:f32:-2:2:3 --arg tends/tend:f32:-0.1:0.5:- --result y:y --result steps:steps %{split_variants} %{gang_variants} | FileCheck %s --check-prefixes=CHECK,GANG,SHARDS
 
 // An outer level with code around two inner loops (masked: one pass over
 // the lanes before them, one between, one after), dividing by a carry that

@@ -722,3 +722,71 @@ func.func @descend_vmap(%keys: tensor<?x2xi32> {loom.name = "keys"},
      -> (tensor<?xf32>, tensor<?x2xi32>, tensor<?x2xf32>)
   return %a, %l, %p : tensor<?xf32>, tensor<?x2xi32>, tensor<?x2xf32>
 }
+
+// A three-component state (the Lorenz system, Heun's method) stepped until
+// a per-lane end time: elementwise ops on tensor<3xf32> with splat and
+// dense constants, which batching applies to whole batches of states and
+// loom-split-lane-tensors splits into one lane vector per component.
+func.func private @lorenz_field(%y: tensor<3xf32>) -> tensor<3xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %x = tensor.extract %y[%c0] : tensor<3xf32>
+  %v = tensor.extract %y[%c1] : tensor<3xf32>
+  %z = tensor.extract %y[%c2] : tensor<3xf32>
+  %zyx = tensor.from_elements %v, %x, %x : tensor<3xf32>
+  %xyz = tensor.from_elements %x, %z, %v : tensor<3xf32>
+  %coef = arith.constant dense<[10.0, 28.0, 2.6666]> : tensor<3xf32>
+  // 10 (v - x), x (28 - z) - v, x v - 2.6666 z
+  %a = arith.subf %zyx, %xyz : tensor<3xf32>
+  %s = arith.mulf %coef, %a : tensor<3xf32>
+  %d0 = tensor.extract %s[%c0] : tensor<3xf32>
+  %r = arith.constant 28.0 : f32
+  %b = arith.constant 2.6666 : f32
+  %rz = arith.subf %r, %z : f32
+  %xrz = arith.mulf %x, %rz : f32
+  %d1 = arith.subf %xrz, %v : f32
+  %xv = arith.mulf %x, %v : f32
+  %bz = arith.mulf %b, %z : f32
+  %d2 = arith.subf %xv, %bz : f32
+  %d = tensor.from_elements %d0, %d1, %d2 : tensor<3xf32>
+  return %d : tensor<3xf32>
+}
+
+func.func @lorenz(%y0: tensor<3xf32> {loom.name = "y0"},
+                  %tend: f32 {loom.name = "tend"})
+    -> (tensor<3xf32> {loom.name = "y"}, i32 {loom.name = "steps"}) {
+  %zero = arith.constant 0.0 : f32
+  %h = arith.constant 0.01 : f32
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %hs = arith.constant dense<0.01> : tensor<3xf32>
+  %halfs = arith.constant dense<0.5> : tensor<3xf32>
+  %r:3 = scf.while (%t = %zero, %y = %y0, %n = %c0)
+      : (f32, tensor<3xf32>, i32) -> (f32, tensor<3xf32>, i32) {
+    %go = arith.cmpf olt, %t, %tend : f32
+    scf.condition(%go) %t, %y, %n : f32, tensor<3xf32>, i32
+  } do {
+  ^bb0(%t: f32, %y: tensor<3xf32>, %n: i32):
+    %k1 = func.call @lorenz_field(%y) : (tensor<3xf32>) -> tensor<3xf32>
+    %s1 = arith.mulf %hs, %k1 : tensor<3xf32>
+    %y1 = arith.addf %y, %s1 : tensor<3xf32>
+    %k2 = func.call @lorenz_field(%y1) : (tensor<3xf32>) -> tensor<3xf32>
+    %ks = arith.addf %k1, %k2 : tensor<3xf32>
+    %ka = arith.mulf %ks, %halfs : tensor<3xf32>
+    %s2 = arith.mulf %hs, %ka : tensor<3xf32>
+    %yn = arith.addf %y, %s2 : tensor<3xf32>
+    %tn = arith.addf %t, %h : f32
+    %nn = arith.addi %n, %c1 : i32
+    scf.yield %tn, %yn, %nn : f32, tensor<3xf32>, i32
+  }
+  return %r#1, %r#2 : tensor<3xf32>, i32
+}
+
+func.func @lorenz_vmap(%y0s: tensor<?x3xf32> {loom.name = "y0s"},
+                       %tends: tensor<?xf32> {loom.name = "tends"})
+    -> (tensor<?x3xf32> {loom.name = "y"}, tensor<?xi32> {loom.name = "steps"}) {
+  %y, %n = loom.vmap @lorenz(%y0s, %tends) in_axes [0, 0] out_axes [0, 0]
+      : (tensor<?x3xf32>, tensor<?xf32>) -> (tensor<?x3xf32>, tensor<?xi32>)
+  return %y, %n : tensor<?x3xf32>, tensor<?xi32>
+}

@@ -1,4 +1,4 @@
-// RUN: loom-opt %s -loom-fold-tensor-extracts -split-input-file | FileCheck %s
+// RUN: loom-opt %s -loom-split-lane-tensors -split-input-file | FileCheck %s
 
 // A key's words, read lane by lane from the interleaved batch of keys that
 // insert_slices build from two word vectors, are read from the vectors.
@@ -251,4 +251,86 @@ func.func @dynamic_component(%keys: tensor<32xi32>, %j: index, %c: index)
   }
   %x = tensor.extract %batch[%j, %c] : tensor<32x2xi32>
   return %x : i32
+}
+
+// -----
+
+// Elementwise ops on batches of 3-vectors that insert_slices built from
+// component vectors, with a broadcast and a splat, run once per component,
+// and reading the components of the result reads theirs.
+// CHECK-LABEL: func.func @elementwise_on_components(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<32xf32>, %[[Y:[^:]*]]: tensor<32xf32>, %[[Z:[^:]*]]: tensor<32xf32>, %[[W:[^:]*]]: tensor<3xf32>
+// CHECK-DAG: %[[W0:.*]] = tensor.extract %[[W]][%c0]
+// CHECK-DAG: %[[B0:.*]] = linalg.fill ins(%[[W0]] : f32)
+// CHECK-DAG: %[[M0:.*]] = arith.mulf %[[X]], %[[B0]] : tensor<32xf32>
+// CHECK-DAG: %[[W2:.*]] = tensor.extract %[[W]][%c2]
+// CHECK-DAG: %[[B2:.*]] = linalg.fill ins(%[[W2]] : f32)
+// CHECK-DAG: %[[M2:.*]] = arith.mulf %[[Z]], %[[B2]] : tensor<32xf32>
+// CHECK-DAG: %[[HALF:.*]] = arith.constant dense<5.000000e-01> : tensor<32xf32>
+// CHECK-DAG: %[[A0:.*]] = arith.addf %[[M0]], %[[HALF]] : tensor<32xf32>
+// CHECK-DAG: %[[A2:.*]] = arith.addf %[[M2]], %[[HALF]] : tensor<32xf32>
+// CHECK: return %[[A0]], %[[A2]]
+func.func @elementwise_on_components(%x: tensor<32xf32>, %y: tensor<32xf32>,
+                                     %z: tensor<32xf32>, %w: tensor<3xf32>)
+    -> (tensor<32xf32>, tensor<32xf32>) {
+  %e = tensor.empty() : tensor<32x3xf32>
+  %s0 = tensor.insert_slice %x into %e[0, 0] [32, 1] [1, 1]
+      : tensor<32xf32> into tensor<32x3xf32>
+  %s1 = tensor.insert_slice %y into %s0[0, 1] [32, 1] [1, 1]
+      : tensor<32xf32> into tensor<32x3xf32>
+  %s2 = tensor.insert_slice %z into %s1[0, 2] [32, 1] [1, 1]
+      : tensor<32xf32> into tensor<32x3xf32>
+  %b = linalg.broadcast ins(%w : tensor<3xf32>) outs(%e : tensor<32x3xf32>)
+      dimensions = [0]
+  %m = arith.mulf %s2, %b : tensor<32x3xf32>
+  %half = arith.constant dense<0.5> : tensor<32x3xf32>
+  %a = arith.addf %m, %half : tensor<32x3xf32>
+  %c0 = tensor.extract_slice %a[0, 0] [32, 1] [1, 1]
+      : tensor<32x3xf32> to tensor<32xf32>
+  %c2 = tensor.extract_slice %a[0, 2] [32, 1] [1, 1]
+      : tensor<32x3xf32> to tensor<32xf32>
+  return %c0, %c2 : tensor<32xf32>, tensor<32xf32>
+}
+
+// -----
+
+// An operand whose components are not known (a function argument), or no
+// operand built from components (broadcasts and splats only): the op stays.
+// CHECK-LABEL: func.func @elementwise_stays(
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : tensor<32x3xf32>
+// CHECK: arith.addf %{{.*}}, %{{.*}} : tensor<32x3xf32>
+func.func @elementwise_stays(%x: tensor<32xf32>, %t: tensor<32x3xf32>,
+                             %w: tensor<3xf32>)
+    -> (tensor<32x3xf32>, tensor<32x3xf32>) {
+  %e = tensor.empty() : tensor<32x3xf32>
+  %s = tensor.insert_slice %x into %t[0, 0] [32, 1] [1, 1]
+      : tensor<32xf32> into tensor<32x3xf32>
+  %m = arith.mulf %s, %t : tensor<32x3xf32>
+  %b = linalg.broadcast ins(%w : tensor<3xf32>) outs(%e : tensor<32x3xf32>)
+      dimensions = [0]
+  %half = arith.constant dense<0.5> : tensor<32x3xf32>
+  %a = arith.addf %b, %half : tensor<32x3xf32>
+  return %m, %a : tensor<32x3xf32>, tensor<32x3xf32>
+}
+
+// -----
+
+// A later insertion over some lanes of a component hides that component's
+// vector: the op stays (it is not taken for the vector inserted before).
+// CHECK-LABEL: func.func @partly_overwritten(
+// CHECK: %[[M:.*]] = arith.mulf %{{.*}}, %{{.*}} : tensor<32x2xf32>
+// CHECK: tensor.extract_slice %[[M]][0, 0] [32, 1] [1, 1]
+func.func @partly_overwritten(%x: tensor<32xf32>, %y: tensor<32xf32>,
+                              %h: tensor<16xf32>) -> tensor<32xf32> {
+  %e = tensor.empty() : tensor<32x2xf32>
+  %s0 = tensor.insert_slice %x into %e[0, 0] [32, 1] [1, 1]
+      : tensor<32xf32> into tensor<32x2xf32>
+  %s1 = tensor.insert_slice %y into %s0[0, 1] [32, 1] [1, 1]
+      : tensor<32xf32> into tensor<32x2xf32>
+  %p = tensor.insert_slice %h into %s1[16, 0] [16, 1] [1, 1]
+      : tensor<16xf32> into tensor<32x2xf32>
+  %m = arith.mulf %p, %p : tensor<32x2xf32>
+  %c = tensor.extract_slice %m[0, 0] [32, 1] [1, 1]
+      : tensor<32x2xf32> to tensor<32xf32>
+  return %c : tensor<32xf32>
 }

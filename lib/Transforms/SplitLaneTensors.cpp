@@ -1,18 +1,19 @@
-//===- FoldTensorExtracts.cpp - Elements read where they were written -----===//
+//===- SplitLaneTensors.cpp - One lane vector per element -----------------===//
 //
 // Part of the Loom project.
 //
 //===----------------------------------------------------------------------===//
 //
-// The folds are tensor.extract's counterparts of what upstream's
-// fold-memref-alias-ops does for memref.load of a subview: an element read
-// through a slice is read from the tensor the slice views, and an element
-// read from a tensor that an insert_slice built is read from whichever of
-// its two operands holds it, when that is known for every dimension. The
-// split of a lane loop's batch into element vectors leaves a rebuilt batch
-// behind for the folds to read through, so it needs no rewriting of its
-// readers of its own; it is only done where the folds will leave that batch
-// unread, since a batch read whole would be interleaved anew.
+// What the pass does and why is in its description (Passes.td). How: the
+// rewrites that split (a lane loop's batch, an elementwise op) leave the
+// batch rebuilt from the element vectors by insert_slices after them, and
+// the folds read every element and column through those slices, as
+// upstream's fold-memref-alias-ops reads a memref.load through a subview.
+// So no rewrite needs to know its readers, and the rebuilt batch dies where
+// nothing reads it whole; the loop split is only made where that is so,
+// since a batch read whole would be interleaved anew. An elementwise op is
+// split wherever its operands' vectors are known: its readers are the next
+// ops of the same kind, or reads the folds resolve.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,17 +23,19 @@
 #include "mlir/Dialect/Affine/ViewLikeInterfaceUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::loom {
-#define GEN_PASS_DEF_LOOMFOLDTENSOREXTRACTS
+#define GEN_PASS_DEF_LOOMSPLITLANETENSORS
 #include "loom/Transforms/Passes.h.inc"
 } // namespace mlir::loom
 
@@ -362,12 +365,180 @@ struct SplitLaneBatch : OpRewritePattern<scf::ForOp> {
   }
 };
 
-struct LoomFoldTensorExtracts
-    : loom::impl::LoomFoldTensorExtractsBase<LoomFoldTensorExtracts> {
+/// The batch shape this pass splits: tensor<N x S> with S static, of 2 to
+/// kMaxLaneElements elements.
+static bool isSmallLaneBatch(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || tensor.getRank() < 2 || tensor.getEncoding() ||
+      ShapedType::isDynamicShape(tensor.getShape().drop_front()))
+    return false;
+  int64_t elements = ShapedType::getNumElements(tensor.getShape().drop_front());
+  return elements >= 2 && elements <= kMaxLaneElements;
+}
+
+/// The positions of a lane's elements, in order.
+static SmallVector<SmallVector<int64_t>> lanePositions(RankedTensorType type) {
+  ArrayRef<int64_t> shape = type.getShape().drop_front();
+  SmallVector<SmallVector<int64_t>> positions;
+  SmallVector<int64_t> strides = computeStrides(shape);
+  for (int64_t e = 0, n = ShapedType::getNumElements(shape); e < n; ++e)
+    positions.push_back(delinearize(e, strides));
+  return positions;
+}
+
+/// The vector of element `position` of every lane of `batch` where insert
+/// slices built it from such vectors, null elsewhere.
+static Value findInsertedColumn(Value batch, ArrayRef<int64_t> position) {
+  Builder attrs(batch.getContext());
+  SmallVector<OpFoldResult> offsets = {attrs.getIndexAttr(0)};
+  for (int64_t index : position)
+    offsets.push_back(attrs.getIndexAttr(index));
+  while (auto insert = batch.getDefiningOp<tensor::InsertSliceOp>()) {
+    if (!insert.hasUnitStride())
+      return nullptr;
+    SmallVector<OpFoldResult> io = insert.getMixedOffsets(),
+                              is = insert.getMixedSizes();
+    // The vector spans every lane: only the other dimensions can keep it
+    // clear of an insertion.
+    SmallVector<OpFoldResult> ones(io.size() - 1, attrs.getIndexAttr(1));
+    if (areDisjoint(ArrayRef(io).drop_front(), ArrayRef(is).drop_front(),
+                    ArrayRef(offsets).drop_front(), ones)) {
+      batch = insert.getDest();
+      continue;
+    }
+    bool column = insert.getSourceType().getRank() == 1 &&
+                  isConstantIntValue(io[0], 0) &&
+                  coversBatch(is[0], insert.getDest());
+    for (size_t d = 1; d < io.size() && column; ++d)
+      column = isConstantIntValue(io[d], position[d - 1]) &&
+               isConstantIntValue(is[d], 1);
+    return column ? insert.getSource() : nullptr;
+  }
+  return nullptr;
+}
+
+/// Whether every element vector of `batch` can be had without reading the
+/// batch: inserted ones, or those of a broadcast of one lane's tensor or of
+/// a splat constant.
+static bool hasColumns(Value batch, bool &inserted) {
+  auto type = cast<RankedTensorType>(batch.getType());
+  if (auto broadcast = batch.getDefiningOp<linalg::BroadcastOp>())
+    return broadcast.getDimensions() == ArrayRef<int64_t>{0};
+  DenseElementsAttr dense;
+  if (matchPattern(batch, m_Constant(&dense)))
+    return dense.isSplat();
+  for (ArrayRef<int64_t> position : lanePositions(type))
+    if (!findInsertedColumn(batch, position))
+      return false;
+  inserted = true;
+  return true;
+}
+
+/// Element vector `position` of `batch`, for which hasColumns holds.
+static Value getColumn(PatternRewriter &rewriter, Location loc, Value batch,
+                       ArrayRef<int64_t> position, Value lanes) {
+  auto type = cast<RankedTensorType>(batch.getType());
+  auto vectorType =
+      RankedTensorType::get({type.getDimSize(0)}, type.getElementType());
+  SmallVector<Value> dynamicSize;
+  if (type.isDynamicDim(0))
+    dynamicSize.push_back(lanes);
+  if (auto broadcast = batch.getDefiningOp<linalg::BroadcastOp>()) {
+    SmallVector<Value> at;
+    for (int64_t index : position)
+      at.push_back(rewriter.create<arith::ConstantIndexOp>(loc, index));
+    Value element =
+        rewriter.create<tensor::ExtractOp>(loc, broadcast.getInput(), at);
+    Value empty =
+        rewriter.create<tensor::EmptyOp>(loc, vectorType, dynamicSize);
+    return rewriter.create<linalg::FillOp>(loc, element, empty).getResult(0);
+  }
+  DenseElementsAttr dense;
+  if (matchPattern(batch, m_Constant(&dense)))
+    return rewriter.create<arith::ConstantOp>(
+        loc, vectorType,
+        DenseElementsAttr::get(vectorType, dense.getSplatValue<Attribute>()));
+  return findInsertedColumn(batch, position);
+}
+
+/// An elementwise op on batches of small per-lane tensors whose element
+/// vectors are all known (one operand's at least inserted: the others may
+/// be broadcasts and splats) runs once per element vector, and its results
+/// are rebuilt from theirs for their readers to read through.
+struct SplitElementwiseOnLanes : OpTraitRewritePattern<OpTrait::Elementwise> {
+  using OpTraitRewritePattern::OpTraitRewritePattern;
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (op->getNumResults() == 0 || op->getNumRegions() != 0 ||
+        !OpTrait::hasElementwiseMappableTraits(op))
+      return failure();
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!type || !isSmallLaneBatch(type))
+      return failure();
+    bool inserted = false;
+    for (Value operand : op->getOperands()) {
+      auto operandType = dyn_cast<RankedTensorType>(operand.getType());
+      if (!operandType || operandType.getShape() != type.getShape() ||
+          !hasColumns(operand, inserted))
+        return failure();
+    }
+    if (!inserted)
+      return failure();
+    Location loc = op->getLoc();
+    Value lanes;
+    if (type.isDynamicDim(0))
+      lanes = rewriter.create<tensor::DimOp>(loc, op->getOperand(0), 0);
+    SmallVector<SmallVector<int64_t>> positions = lanePositions(type);
+    // Per result, its element vectors.
+    SmallVector<SmallVector<Value>> columns(op->getNumResults());
+    for (ArrayRef<int64_t> position : positions) {
+      SmallVector<Value> operands;
+      for (Value operand : op->getOperands())
+        operands.push_back(getColumn(rewriter, loc, operand, position, lanes));
+      SmallVector<Type> resultTypes;
+      for (Type result : op->getResultTypes())
+        resultTypes.push_back(RankedTensorType::get(
+            {type.getDimSize(0)}, cast<ShapedType>(result).getElementType()));
+      OperationState state(loc, op->getName().getIdentifier(), operands,
+                           resultTypes, op->getAttrs());
+      Operation *column = rewriter.create(state);
+      for (auto [r, value] : llvm::enumerate(column->getResults()))
+        columns[r].push_back(value);
+    }
+    SmallVector<Value> rebuilt;
+    OpFoldResult one = rewriter.getIndexAttr(1);
+    OpFoldResult size = type.isDynamicDim(0)
+                            ? OpFoldResult(lanes)
+                            : rewriter.getIndexAttr(type.getDimSize(0));
+    for (auto [r, result] : llvm::enumerate(op->getResults())) {
+      auto resultType = cast<RankedTensorType>(result.getType());
+      Value batch = rewriter.create<tensor::EmptyOp>(
+          loc, resultType, lanes ? ValueRange{lanes} : ValueRange{});
+      for (auto [position, column] : llvm::zip(positions, columns[r])) {
+        SmallVector<OpFoldResult> offsets = {rewriter.getIndexAttr(0)};
+        for (int64_t index : position)
+          offsets.push_back(rewriter.getIndexAttr(index));
+        SmallVector<OpFoldResult> sizes(resultType.getRank(), one);
+        sizes[0] = size;
+        SmallVector<OpFoldResult> strides(resultType.getRank(), one);
+        batch = rewriter.create<tensor::InsertSliceOp>(loc, column, batch,
+                                                       offsets, sizes, strides);
+      }
+      rebuilt.push_back(batch);
+    }
+    rewriter.replaceOp(op, rebuilt);
+    return success();
+  }
+};
+
+struct LoomSplitLaneTensors
+    : loom::impl::LoomSplitLaneTensorsBase<LoomSplitLaneTensors> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<ExtractOfExtractSlice, ExtractOfInsertSlice,
-                 ExtractSliceOfInsertSlice, SplitLaneBatch>(&getContext());
+                 ExtractSliceOfInsertSlice, SplitLaneBatch,
+                 SplitElementwiseOnLanes>(&getContext());
     tensor::populateMergeConsecutiveInsertExtractSlicePatterns(patterns);
     scf::ForOp::getCanonicalizationPatterns(patterns, &getContext());
     if (failed(
