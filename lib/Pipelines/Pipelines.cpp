@@ -180,6 +180,9 @@ void mlir::loom::buildLoomBuffersToLLVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // A lane mask in memory as bytes: the loop vectorizer widens no i1 load.
   pm.addPass(createLoomWidenBoolBuffers());
+  // Before loom-libm-to-arith, which gives the variants' vector math the
+  // variants of its own.
+  pm.addPass(createLoomVectorVariants());
   // Where it is valid: math-to-libm would make sinf and log1pf calls that
   // the vectorizers could only repeat lane by lane.
   if (libmToArith)

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LibmToArith.h"
+#include "LaneLoops.h"
 #include "loom/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -28,6 +29,8 @@ namespace mlir::loom {
 } // namespace mlir::loom
 
 using namespace mlir;
+using mlir::loom::containsLoop;
+using mlir::loom::isInVectorizableLoop;
 
 namespace {
 
@@ -47,27 +50,6 @@ constexpr int64_t kVariantLanes[] = {4, 8};
 const LibmFunction kFunctions[] = {
     {"sinf", "math.sin", loom::libm::expandSinf},
     {"log1pf", "math.log1p", loom::libm::expandLog1pf}};
-
-bool containsLoop(Region &region) {
-  return region
-      .walk([](LoopLikeOpInterface) { return WalkResult::interrupt(); })
-      .wasInterrupted();
-}
-
-/// True when `op` is in a loop that LLVM's vectorizers may widen: a counted
-/// loop with no loop inside, which carries no float from one iteration to
-/// the next (the loops over lanes that Loom's lowering makes; LLVM cannot
-/// reorder a float reduction).
-bool isInVectorizableLoop(Operation *op) {
-  auto loop = op->getParentOfType<LoopLikeOpInterface>();
-  if (!loop || !isa<scf::ForOp, scf::ParallelOp>(loop.getOperation()))
-    return false;
-  if (llvm::any_of(loop.getRegionIterArgs(), [](Value carried) {
-        return isa<FloatType>(getElementTypeOrSelf(carried.getType()));
-      }))
-    return false;
-  return !containsLoop(loop->getRegion(0));
-}
 
 /// The functions that such a loop calls, directly or through functions
 /// with no loop: LLVM inlines them there. A function with a loop would
@@ -91,10 +73,44 @@ DenseSet<Operation *> getCalledFromVectorizableLoops(ModuleOp module) {
   return called;
 }
 
-/// Whether `op` computes `fn` on an f32.
-bool computes(Operation *op, const LibmFunction &fn) {
-  return op->getName().getStringRef() == fn.opName &&
-         op->getNumOperands() == 1 && op->getOperand(0).getType().isF32();
+/// The lanes on which `op` computes `fn`: 0 on an f32, their number on a
+/// vector of f32 that the variants' widths divide (a vector variant's body,
+/// made by loom-vector-variants), none otherwise.
+std::optional<int64_t> computes(Operation *op, const LibmFunction &fn) {
+  if (op->getName().getStringRef() != fn.opName || op->getNumOperands() != 1)
+    return std::nullopt;
+  Type type = op->getOperand(0).getType();
+  if (type.isF32())
+    return 0;
+  auto vector = dyn_cast<VectorType>(type);
+  if (!vector || vector.getRank() != 1 || vector.isScalable() ||
+      !vector.getElementType().isF32() ||
+      vector.getDimSize(0) % kVariantLanes[0] != 0)
+    return std::nullopt;
+  return vector.getDimSize(0);
+}
+
+/// `fn` on the vector `x`, by the widest variants whose width divides its
+/// length.
+Value callVariants(OpBuilder &b, Location loc, Value x,
+                   const DenseMap<int64_t, func::FuncOp> &variants) {
+  auto type = cast<VectorType>(x.getType());
+  int64_t lanes = type.getDimSize(0);
+  int64_t width = *llvm::find_if(llvm::reverse(kVariantLanes),
+                                 [&](int64_t w) { return lanes % w == 0; });
+  func::FuncOp variant = variants.lookup(width);
+  if (width == lanes)
+    return b.create<func::CallOp>(loc, variant, x).getResult(0);
+  Value result = b.create<arith::ConstantOp>(loc, b.getZeroAttr(type));
+  for (int64_t offset = 0; offset < lanes; offset += width) {
+    Value part = b.create<vector::ExtractStridedSliceOp>(
+        loc, x, ArrayRef<int64_t>{offset}, ArrayRef<int64_t>{width},
+        ArrayRef<int64_t>{1});
+    Value computed = b.create<func::CallOp>(loc, variant, part).getResult(0);
+    result = b.create<vector::InsertStridedSliceOp>(
+        loc, computed, result, ArrayRef<int64_t>{offset}, ArrayRef<int64_t>{1});
+  }
+  return result;
 }
 
 /// Declares `fn` as an external LLVM function that accesses no memory
@@ -153,30 +169,42 @@ struct LoomLibmToArith : loom::impl::LoomLibmToArithBase<LoomLibmToArith> {
       if (module.lookupSymbol(fn.name))
         continue;
       // Host functions only: a GPU kernel's sin goes to libdevice.
-      SmallVector<Operation *> ops;
+      SmallVector<std::pair<Operation *, int64_t>> ops;
       for (auto func : module.getOps<func::FuncOp>())
         func.walk([&](Operation *op) {
-          if (computes(op, fn))
-            ops.push_back(op);
+          if (std::optional<int64_t> lanes = computes(op, fn))
+            ops.emplace_back(op, *lanes);
         });
       if (ops.empty())
         continue;
       // Variants cost compile time: none where no call can be widened.
-      SmallVector<std::pair<int64_t, StringRef>> variants;
-      if (llvm::any_of(ops, [&](Operation *op) {
-            return isInVectorizableLoop(op) ||
+      DenseMap<int64_t, func::FuncOp> variants;
+      if (llvm::any_of(ops, [&](std::pair<Operation *, int64_t> opAndLanes) {
+            auto [op, lanes] = opAndLanes;
+            return lanes != 0 || isInVectorizableLoop(op) ||
                    calledFromLoops.contains(
                        op->getParentOfType<func::FuncOp>());
           }))
         for (int64_t lanes : kVariantLanes)
-          variants.emplace_back(lanes,
-                                defineVariant(module, fn, lanes).getSymName());
-      LLVM::LLVMFuncOp decl = declare(module, fn, variants);
-      for (Operation *op : ops) {
+          variants[lanes] = defineVariant(module, fn, lanes);
+      LLVM::LLVMFuncOp decl;
+      for (auto [op, lanes] : ops) {
         OpBuilder b(op);
-        auto call =
-            b.create<LLVM::CallOp>(op->getLoc(), decl, op->getOperand(0));
-        op->getResult(0).replaceAllUsesWith(call.getResult());
+        Value result;
+        if (lanes != 0) {
+          result = callVariants(b, op->getLoc(), op->getOperand(0), variants);
+        } else {
+          if (!decl) {
+            SmallVector<std::pair<int64_t, StringRef>> names;
+            for (int64_t lanes : kVariantLanes)
+              if (func::FuncOp variant = variants.lookup(lanes))
+                names.emplace_back(lanes, variant.getSymName());
+            decl = declare(module, fn, names);
+          }
+          result = b.create<LLVM::CallOp>(op->getLoc(), decl, op->getOperand(0))
+                       .getResult();
+        }
+        op->getResult(0).replaceAllUsesWith(result);
         op->erase();
       }
     }

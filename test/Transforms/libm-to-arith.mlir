@@ -140,20 +140,20 @@ func.func @callers(%xs: memref<?xf32>) {
 
 // -----
 
-// Only f32 scalars: glibc's sin in double and a vector of sines are left to
-// convert-math-to-libm and math-to-llvm, as is a function that is not sin
-// or log1p.
+// Only f32 and vectors of f32 that the variants' widths divide: glibc's sin
+// in double and a sine of 6 lanes are left to convert-math-to-libm and
+// math-to-llvm, as is a function that is not sin or log1p.
 // CHECK-LABEL: func.func @others
 // CHECK: math.sin %{{.*}} : f64
-// CHECK: math.sin %{{.*}} : vector<4xf32>
+// CHECK: math.sin %{{.*}} : vector<6xf32>
 // CHECK: math.cos %{{.*}} : f32
 // CHECK-NOT: llvm.func
-func.func @others(%x: f64, %v: vector<4xf32>, %c: f32, %n: index) {
+func.func @others(%x: f64, %v: vector<6xf32>, %c: f32, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   scf.for %i = %c0 to %n step %c1 {
     %y = math.sin %x : f64
-    %w = math.sin %v : vector<4xf32>
+    %w = math.sin %v : vector<6xf32>
     %d = math.cos %c : f32
   }
   return
@@ -196,4 +196,30 @@ module attributes {gpu.container_module} {
       return
     }
   }
+}
+
+// -----
+
+// A log1p on vectors (a body of loom-vector-variants') calls the variant of
+// its width, or of the widest width that divides it, slice by slice; the
+// variants are defined though no scalar log1p needs the declaration.
+// CHECK-LABEL: func.func @vectors
+// CHECK-SAME: %[[A:.*]]: vector<8xf32>, %[[B:.*]]: vector<16xf32>
+// CHECK: %[[Y:.*]] = call @__loom_log1pf_v8(%[[A]]) : (vector<8xf32>) -> vector<8xf32>
+// CHECK: %[[LO:.*]] = vector.extract_strided_slice %[[B]] {offsets = [0], sizes = [8], strides = [1]}
+// CHECK: %[[YLO:.*]] = call @__loom_log1pf_v8(%[[LO]])
+// CHECK: %[[Z0:.*]] = vector.insert_strided_slice %[[YLO]], %{{.*}} {offsets = [0], strides = [1]} : vector<8xf32> into vector<16xf32>
+// CHECK: %[[HI:.*]] = vector.extract_strided_slice %[[B]] {offsets = [8], sizes = [8], strides = [1]}
+// CHECK: %[[YHI:.*]] = call @__loom_log1pf_v8(%[[HI]])
+// CHECK: %[[Z:.*]] = vector.insert_strided_slice %[[YHI]], %[[Z0]] {offsets = [8], strides = [1]}
+// CHECK: return %[[Y]], %[[Z]]
+// CHECK-NOT: math.log1p
+// CHECK-NOT: llvm.func @log1pf
+// CHECK: func.func private @__loom_log1pf_v4
+// CHECK: func.func private @__loom_log1pf_v8
+func.func @vectors(%a: vector<8xf32>, %b: vector<16xf32>)
+    -> (vector<8xf32>, vector<16xf32>) {
+  %y = math.log1p %a : vector<8xf32>
+  %z = math.log1p %b : vector<16xf32>
+  return %y, %z : vector<8xf32>, vector<16xf32>
 }

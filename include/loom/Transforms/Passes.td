@@ -387,7 +387,9 @@ def LoomLibmToArith : Pass<"loom-libm-to-arith", "ModuleOp"> {
     AVX2, since elsewhere glibc computes other bits; `loom-to-llvm`'s
     `libm-to-arith` option adds it, which Loom's CPU backend sets for such
     targets. A module that already has a symbol named `sinf` or `log1pf`
-    keeps that function's ops for `convert-math-to-libm`.
+    keeps that function's ops for `convert-math-to-libm`. The same ops on
+    `vector<4xf32>` or `vector<8xf32>` (in `loom-vector-variants`' variants)
+    call the variant of that width directly.
 
     ```mlir
     %y = math.sin %x : f32
@@ -407,6 +409,61 @@ def LoomLibmToArith : Pass<"loom-libm-to-arith", "ModuleOp"> {
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
+}
+
+def LoomVectorVariants : Pass<"loom-vector-variants", "ModuleOp"> {
+  let summary = "Keep large elementwise callees of lane loops out of line, "
+                "with vector variants";
+  let description = [{
+    LLVM inlines a function into every loop that calls it before it
+    vectorizes the loop, and each vectorized loop keeps a scalar copy for
+    its remainder: a helper that k loops over lanes call is compiled 2k
+    times. The seed SDE's masked `@main` calls the 20-round threefry block
+    function (some 90 ops) from 9 lane loops and XLA's `erfinv` from 4,
+    about a third of the code LLVM compiles for it.
+
+    This pass gives such a callee one out-of-line scalar copy, marked
+    `noinline`, and variants on 4, 8 and 16 lanes, declared to LLVM as its
+    vector variants (the `vector-function-abi-variant` attribute, as
+    `loom-libm-to-arith` declares glibc's): the loop vectorizer calls the
+    variant of its width, the remainder the scalar copy, and each is
+    compiled once. Loom's CPU pipeline vectorizes a loop that calls a
+    16-lane variant at 16 lanes, so that each call computes two independent
+    8-lane vectors: out of line, one 8-lane chain of dependent ops (the
+    threefry rounds) would run alone, where inlined the scheduler
+    interleaved a loop's several calls. The calls from lane loops (as `loom-libm-to-arith` finds
+    them) are redirected to the copy; other calls keep the original, which
+    LLVM inlines.
+
+    A callee qualifies when lane loops call it at least twice (one call
+    site's inlined copy costs no more) and its body is one block of at
+    least 32 elementwise-mappable ops on scalars besides constants (fewer
+    cost less inlined than a call, and fold with their caller's constants).
+    Its variants are the same ops on vectors, so every lane computes the
+    bits the scalar body does. LLVM 19's vectorizers widen no call that
+    returns a struct, so a callee with several results whose bits fit in
+    64 returns them packed into one integer (threefry's two words as an
+    i64), which each call site unpacks; a callee whose results do not fit
+    is left alone.
+
+    ```mlir
+    scf.for %i = %c0 to %n step %c1 {
+      %y:2 = func.call @__loom_threefry2x32(%k0, %k1, %c0_i32, %c1_i32)
+          : (i32, i32, i32, i32) -> (i32, i32)
+    // becomes
+      %p = func.call @__loom_threefry2x32_lanewise(%k0, %k1, %c0_i32, %c1_i32)
+          : (i32, i32, i32, i32) -> i64
+      %y0 = arith.trunci %p : i64 to i32
+      %y1 = arith.trunci (arith.shrui %p, 32) : i64 to i32
+    func.func private @__loom_threefry2x32_lanewise(...) -> i64 attributes
+        {passthrough = ["noinline", ["vector-function-abi-variant",
+         "_ZGV_LLVM_N4vvvv___loom_threefry2x32_lanewise(...v4),..."]]}
+    func.func private @__loom_threefry2x32_v16(vector<16xi32>, ...)
+        -> vector<16xi64>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
 }
 
 def LoomExpandIntegerDivision : Pass<"loom-expand-integer-division"> {

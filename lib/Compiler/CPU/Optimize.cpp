@@ -25,9 +25,17 @@
 //   (b3000, min 0.55 against 0.79 ms) and the ODE's 5-35% slower (medians
 //   of 3-4 interleaved runs, 2026-12-01, loaded machine). A mark with
 //   operand 0, addStringMetadataToLoop's default, reads as "not disabled".
-// - The vector variants of loom-libm-to-arith stay external, so that they
-//   are not deleted before the vectorizers call them, and are deleted
-//   after if none did.
+// - The vector variants of loom-libm-to-arith and loom-vector-variants
+//   stay external, so that they are not deleted before the vectorizers
+//   call them, and are deleted after if none did.
+// - An innermost loop that calls a function with a 16-lane variant (one of
+//   loom-vector-variants') is vectorized at 16 lanes, which 256-bit
+//   vectors would not choose: each call then runs two independent 8-lane
+//   chains. At 8 lanes the seed SDE's masked calls were 20% slower than
+//   with the callees inlined (8.5 against 7.1 ms, b300, t1 = 1), at 16 as
+//   fast; the auto ones (gangs) 20% faster (5.5-5.8 against 6.4-7.4 ms),
+//   and the auto @main compiled in 500 against 590-640 ms of LLVM time
+//   (2026-12-07, 2-3 interleaved runs).
 // - The SLP vectorizer stays on, though a gang's lane loops now reach the
 //   loop vectorizer fused: without it the seed SDE's auto @main compiled no
 //   faster (1027 against 1004 ms) and its calls got 10% slower (2
@@ -75,13 +83,29 @@ static llvm::OptimizationLevel optimizationLevel(unsigned optLevel) {
   }
 }
 
-/// Marks every loop of `fn`; the vectorizer carries the mark over to the
+/// Whether `loop` calls a function that has a 16-lane vector variant.
+static bool callsSixteenLaneVariant(const llvm::Loop &loop) {
+  for (llvm::BasicBlock *block : loop.blocks())
+    for (llvm::Instruction &inst : *block)
+      if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+        if (llvm::Function *callee = call->getCalledFunction())
+          if (callee->getFnAttribute("vector-function-abi-variant")
+                  .getValueAsString()
+                  .contains("_ZGV_LLVM_N16"))
+            return true;
+  return false;
+}
+
+/// Marks every loop of `fn`; the vectorizer carries the marks over to the
 /// loops it makes.
-static void disableRuntimeUnrolling(llvm::Function &fn) {
+static void markLoops(llvm::Function &fn) {
   llvm::DominatorTree dominators(fn);
   llvm::LoopInfo loops(dominators);
-  for (llvm::Loop *loop : loops.getLoopsInPreorder())
+  for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
     llvm::addStringMetadataToLoop(loop, "llvm.loop.unroll.runtime.disable");
+    if (loop->isInnermost() && callsSixteenLaneVariant(*loop))
+      llvm::addStringMetadataToLoop(loop, "llvm.loop.vectorize.width", 16);
+  }
 }
 
 /// The functions that another's vector-function-abi-variant attribute names
@@ -115,7 +139,7 @@ llvm::Error loom::detail::optimizeModule(llvm::Module &module,
   for (llvm::Function &fn : module) {
     if (fn.isDeclaration())
       continue;
-    disableRuntimeUnrolling(fn);
+    markLoops(fn);
     // Clang's -mprefer-vector-width=256; ISel reads it too.
     fn.addFnAttr("prefer-vector-width", "256");
   }
