@@ -96,8 +96,11 @@ Value callVariants(OpBuilder &b, Location loc, Value x,
                    const DenseMap<int64_t, func::FuncOp> &variants) {
   auto type = cast<VectorType>(x.getType());
   int64_t lanes = type.getDimSize(0);
-  int64_t width = *llvm::find_if(llvm::reverse(kVariantLanes),
-                                 [&](int64_t w) { return lanes % w == 0; });
+  // computes() checked that the narrowest width divides it.
+  int64_t width = kVariantLanes[0];
+  for (int64_t w : kVariantLanes)
+    if (lanes % w == 0)
+      width = w;
   func::FuncOp variant = variants.lookup(width);
   if (width == lanes)
     return b.create<func::CallOp>(loc, variant, x).getResult(0);
