@@ -182,31 +182,28 @@ struct LoomLibmToArith : loom::impl::LoomLibmToArithBase<LoomLibmToArith> {
         continue;
       // Variants cost compile time: none where no call can be widened.
       DenseMap<int64_t, func::FuncOp> variants;
+      SmallVector<std::pair<int64_t, StringRef>> names;
       if (llvm::any_of(ops, [&](std::pair<Operation *, int64_t> opAndLanes) {
             auto [op, lanes] = opAndLanes;
             return lanes != 0 || isInVectorizableLoop(op) ||
                    calledFromLoops.contains(
                        op->getParentOfType<func::FuncOp>());
           }))
-        for (int64_t lanes : kVariantLanes)
+        for (int64_t lanes : kVariantLanes) {
           variants[lanes] = defineVariant(module, fn, lanes);
+          names.emplace_back(lanes, variants[lanes].getSymName());
+        }
+      // Only scalar ops call the C library's function.
       LLVM::LLVMFuncOp decl;
+      if (llvm::any_of(ops, [](auto opAndLanes) { return !opAndLanes.second; }))
+        decl = declare(module, fn, names);
       for (auto [op, lanes] : ops) {
         OpBuilder b(op);
-        Value result;
-        if (lanes != 0) {
-          result = callVariants(b, op->getLoc(), op->getOperand(0), variants);
-        } else {
-          if (!decl) {
-            SmallVector<std::pair<int64_t, StringRef>> names;
-            for (int64_t lanes : kVariantLanes)
-              if (func::FuncOp variant = variants.lookup(lanes))
-                names.emplace_back(lanes, variant.getSymName());
-            decl = declare(module, fn, names);
-          }
-          result = b.create<LLVM::CallOp>(op->getLoc(), decl, op->getOperand(0))
-                       .getResult();
-        }
+        Value result =
+            lanes
+                ? callVariants(b, op->getLoc(), op->getOperand(0), variants)
+                : b.create<LLVM::CallOp>(op->getLoc(), decl, op->getOperand(0))
+                      .getResult();
         op->getResult(0).replaceAllUsesWith(result);
         op->erase();
       }

@@ -253,15 +253,56 @@ struct LaneBatch {
 /// At most this many elements per lane are split into vectors of their own.
 constexpr int64_t kMaxLaneElements = 16;
 
+/// The batch shape this pass splits: tensor<N x S> with S static, of 2 to
+/// kMaxLaneElements elements.
+static bool isSmallLaneBatch(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || tensor.getRank() < 2 || tensor.getEncoding() ||
+      ShapedType::isDynamicShape(tensor.getShape().drop_front()))
+    return false;
+  int64_t elements = ShapedType::getNumElements(tensor.getShape().drop_front());
+  return elements >= 2 && elements <= kMaxLaneElements;
+}
+
+/// The positions of a lane's elements, in order.
+static SmallVector<SmallVector<int64_t>> lanePositions(RankedTensorType type) {
+  ArrayRef<int64_t> shape = type.getShape().drop_front();
+  SmallVector<SmallVector<int64_t>> positions;
+  SmallVector<int64_t> strides = computeStrides(shape);
+  for (int64_t e = 0, n = ShapedType::getNumElements(shape); e < n; ++e)
+    positions.push_back(delinearize(e, strides));
+  return positions;
+}
+
+/// A batch of `type` built from `columns`, one lane vector per element in
+/// lanePositions' order; `lanes` is the batch size where it is dynamic.
+static Value rebuildBatch(PatternRewriter &rewriter, Location loc,
+                          RankedTensorType type, Value lanes,
+                          ValueRange columns) {
+  Value batch = rewriter.create<tensor::EmptyOp>(
+      loc, type, lanes ? ValueRange{lanes} : ValueRange{});
+  OpFoldResult one = rewriter.getIndexAttr(1);
+  OpFoldResult size =
+      lanes ? OpFoldResult(lanes) : rewriter.getIndexAttr(type.getDimSize(0));
+  for (auto [position, column] :
+       llvm::zip_equal(lanePositions(type), columns)) {
+    SmallVector<OpFoldResult> offsets = {rewriter.getIndexAttr(0)};
+    for (int64_t index : position)
+      offsets.push_back(rewriter.getIndexAttr(index));
+    SmallVector<OpFoldResult> sizes(type.getRank(), one);
+    sizes[0] = size;
+    SmallVector<OpFoldResult> strides(type.getRank(), one);
+    batch = rewriter.create<tensor::InsertSliceOp>(loc, column, batch, offsets,
+                                                   sizes, strides);
+  }
+  return batch;
+}
+
 static std::optional<LaneBatch> findLaneBatch(scf::ForOp loop, unsigned index) {
   BlockArgument arg = loop.getRegionIterArgs()[index];
-  auto type = dyn_cast<RankedTensorType>(arg.getType());
-  if (!type || type.getRank() < 2 || type.getEncoding() ||
-      ShapedType::isDynamicShape(type.getShape().drop_front()))
+  if (!isSmallLaneBatch(arg.getType()) || !arg.hasOneUse())
     return std::nullopt;
-  int64_t elements = ShapedType::getNumElements(type.getShape().drop_front());
-  if (elements < 2 || elements > kMaxLaneElements || !arg.hasOneUse())
-    return std::nullopt;
+  auto type = cast<RankedTensorType>(arg.getType());
   auto insert = dyn_cast<tensor::InsertSliceOp>(*arg.getUsers().begin());
   if (!insert || insert.getDest() != arg || !insert->hasOneUse() ||
       loop.getYieldedValues()[index] != insert.getResult() ||
@@ -304,26 +345,26 @@ struct SplitLaneBatch : OpRewritePattern<scf::ForOp> {
       return failure();
     Location loc = loop.getLoc();
     RankedTensorType type = batch->type;
-    ArrayRef<int64_t> laneShape = type.getShape().drop_front();
-    int64_t elements = ShapedType::getNumElements(laneShape);
+    SmallVector<SmallVector<int64_t>> positions = lanePositions(type);
+    int64_t elements = positions.size();
     auto vectorType =
         RankedTensorType::get({type.getDimSize(0)}, type.getElementType());
-    SmallVector<Value> dynamicSize;
+    Value lanes;
     if (type.isDynamicDim(0))
-      dynamicSize.push_back(rewriter.create<tensor::DimOp>(
-          loc, loop.getInitArgs()[batch->index], 0));
+      lanes = rewriter.create<tensor::DimOp>(
+          loc, loop.getInitArgs()[batch->index], 0);
     SmallVector<Value> inits;
     for (int64_t e = 0; e < elements; ++e)
-      inits.push_back(
-          rewriter.create<tensor::EmptyOp>(loc, vectorType, dynamicSize));
+      inits.push_back(rewriter.create<tensor::EmptyOp>(
+          loc, vectorType, lanes ? ValueRange{lanes} : ValueRange{}));
     Value slab = batch->insert.getSource();
     auto yieldVectors = [&](OpBuilder &b, Location loc,
                             ArrayRef<BlockArgument> vectors) {
       SmallVector<Value> yielded;
       Value lane = vectors.front().getOwner()->getArgument(0);
-      for (auto [e, vector] : llvm::enumerate(vectors)) {
+      for (auto [position, vector] : llvm::zip_equal(positions, vectors)) {
         SmallVector<Value> at;
-        for (int64_t index : delinearize(e, computeStrides(laneShape)))
+        for (int64_t index : position)
           at.push_back(b.create<arith::ConstantIndexOp>(loc, index));
         Value element = b.create<tensor::ExtractOp>(loc, slab, at);
         yielded.push_back(
@@ -343,48 +384,12 @@ struct SplitLaneBatch : OpRewritePattern<scf::ForOp> {
     });
     // The batch again, for its readers to read through.
     rewriter.setInsertionPointAfter(newLoop);
-    Value rebuilt = rewriter.create<tensor::EmptyOp>(loc, type, dynamicSize);
-    OpFoldResult zero = rewriter.getIndexAttr(0),
-                 one = rewriter.getIndexAttr(1);
-    OpFoldResult lanes = type.isDynamicDim(0)
-                             ? OpFoldResult(dynamicSize.front())
-                             : rewriter.getIndexAttr(type.getDimSize(0));
-    for (int64_t e = 0; e < elements; ++e) {
-      SmallVector<OpFoldResult> offsets = {zero};
-      for (int64_t index : delinearize(e, computeStrides(laneShape)))
-        offsets.push_back(rewriter.getIndexAttr(index));
-      SmallVector<OpFoldResult> sizes(type.getRank(), one);
-      sizes[0] = lanes;
-      SmallVector<OpFoldResult> strides(type.getRank(), one);
-      rebuilt = rewriter.create<tensor::InsertSliceOp>(
-          loc, newLoop.getResult(newLoop.getNumResults() - elements + e),
-          rebuilt, offsets, sizes, strides);
-    }
+    Value rebuilt = rebuildBatch(rewriter, loc, type, lanes,
+                                 newLoop.getResults().take_back(elements));
     rewriter.replaceAllUsesWith(newLoop.getResult(index), rebuilt);
     return success();
   }
 };
-
-/// The batch shape this pass splits: tensor<N x S> with S static, of 2 to
-/// kMaxLaneElements elements.
-static bool isSmallLaneBatch(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || tensor.getRank() < 2 || tensor.getEncoding() ||
-      ShapedType::isDynamicShape(tensor.getShape().drop_front()))
-    return false;
-  int64_t elements = ShapedType::getNumElements(tensor.getShape().drop_front());
-  return elements >= 2 && elements <= kMaxLaneElements;
-}
-
-/// The positions of a lane's elements, in order.
-static SmallVector<SmallVector<int64_t>> lanePositions(RankedTensorType type) {
-  ArrayRef<int64_t> shape = type.getShape().drop_front();
-  SmallVector<SmallVector<int64_t>> positions;
-  SmallVector<int64_t> strides = computeStrides(shape);
-  for (int64_t e = 0, n = ShapedType::getNumElements(shape); e < n; ++e)
-    positions.push_back(delinearize(e, strides));
-  return positions;
-}
 
 /// The vector of element `position` of every lane of `batch` where insert
 /// slices built it from such vectors, null elsewhere.
@@ -507,26 +512,11 @@ struct SplitElementwiseOnLanes : OpTraitRewritePattern<OpTrait::Elementwise> {
         columns[r].push_back(value);
     }
     SmallVector<Value> rebuilt;
-    OpFoldResult one = rewriter.getIndexAttr(1);
-    OpFoldResult size = type.isDynamicDim(0)
-                            ? OpFoldResult(lanes)
-                            : rewriter.getIndexAttr(type.getDimSize(0));
-    for (auto [r, result] : llvm::enumerate(op->getResults())) {
-      auto resultType = cast<RankedTensorType>(result.getType());
-      Value batch = rewriter.create<tensor::EmptyOp>(
-          loc, resultType, lanes ? ValueRange{lanes} : ValueRange{});
-      for (auto [position, column] : llvm::zip(positions, columns[r])) {
-        SmallVector<OpFoldResult> offsets = {rewriter.getIndexAttr(0)};
-        for (int64_t index : position)
-          offsets.push_back(rewriter.getIndexAttr(index));
-        SmallVector<OpFoldResult> sizes(resultType.getRank(), one);
-        sizes[0] = size;
-        SmallVector<OpFoldResult> strides(resultType.getRank(), one);
-        batch = rewriter.create<tensor::InsertSliceOp>(loc, column, batch,
-                                                       offsets, sizes, strides);
-      }
-      rebuilt.push_back(batch);
-    }
+    for (auto [result, resultColumns] :
+         llvm::zip_equal(op->getResults(), columns))
+      rebuilt.push_back(rebuildBatch(rewriter, loc,
+                                     cast<RankedTensorType>(result.getType()),
+                                     lanes, resultColumns));
     rewriter.replaceOp(op, rebuilt);
     return success();
   }

@@ -156,9 +156,10 @@ SmallVector<Value> unpack(OpBuilder &b, Location loc, Value packed,
 
 /// A private function `name` computing `callee` on `lanes` lanes (0: on
 /// scalars) that returns its results packed.
-func::FuncOp defineCopy(ModuleOp module, func::FuncOp callee, StringRef name,
-                        const Packing &packing, int64_t lanes) {
-  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+func::FuncOp defineCopy(SymbolTable &symbols, func::FuncOp callee,
+                        StringRef name, const Packing &packing, int64_t lanes) {
+  OpBuilder b = OpBuilder::atBlockEnd(
+      &cast<ModuleOp>(symbols.getOp()).getBodyRegion().front());
   Location loc = callee.getLoc();
   SmallVector<Type> arguments;
   for (Type type : callee.getArgumentTypes())
@@ -167,7 +168,7 @@ func::FuncOp defineCopy(ModuleOp module, func::FuncOp callee, StringRef name,
       loc, name, b.getFunctionType(arguments, widen(packing.packed, lanes)));
   copy.setPrivate();
   // Renamed if the name is taken.
-  SymbolTable(module).insert(copy);
+  symbols.insert(copy);
   Block *entry = copy.addEntryBlock();
   b.setInsertionPointToStart(entry);
   Block &body = callee.getBody().front();
@@ -213,6 +214,7 @@ struct LoomVectorVariants
           loom::isInVectorizableLoop(call))
         calls[callee].push_back(call);
     });
+    SymbolTable symbols(module);
     for (auto &[callee, sites] : calls) {
       // One call site keeps its one inlined copy.
       if (sites.size() < 2 || !isLargeElementwise(callee))
@@ -221,12 +223,12 @@ struct LoomVectorVariants
       if (!packing)
         continue;
       func::FuncOp scalar =
-          defineCopy(module, callee, (callee.getSymName() + "_lanewise").str(),
+          defineCopy(symbols, callee, (callee.getSymName() + "_lanewise").str(),
                      *packing, 0);
       std::string mappings;
       for (int64_t lanes : kVariantLanes) {
         func::FuncOp variant = defineCopy(
-            module, callee,
+            symbols, callee,
             llvm::formatv("{0}_v{1}", callee.getSymName(), lanes).str(),
             *packing, lanes);
         if (!mappings.empty())
