@@ -23,6 +23,7 @@
 #include "loom/Transforms/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -216,7 +217,7 @@ loom::detail::runFrontEnd(std::unique_ptr<llvm::MemoryBuffer> buffer,
       !s.ok())
     return s;
   mlir::loom::buildLoomPipeline(pm, batching);
-  if (failed(pm.run(*module)))
+  if (failed(runPipeline(pm, *module, options)))
     return front.error("batching or sharding failed");
   // Again: the scalar functions loom.vmap named are reached no longer (the
   // SDE's @solve_sde was 10 to 15 ms of its masked @main's lowering).
@@ -234,11 +235,20 @@ loom::detail::runFrontEnd(std::unique_ptr<llvm::MemoryBuffer> buffer,
   return front;
 }
 
+mlir::LogicalResult loom::detail::runPipeline(mlir::PassManager &pm,
+                                              mlir::ModuleOp module,
+                                              const CompileOptions &options) {
+  pm.enableVerifier(options.verifyEachPass);
+  if (failed(pm.run(module)))
+    return mlir::failure();
+  return options.verifyEachPass ? mlir::success() : mlir::verify(module);
+}
+
 Status FrontEnd::lower(const CompileOptions &options, Executable::Impl &impl) {
   auto start = Clock::now();
   mlir::PassManager pm(context.get());
   backend->buildLoweringPipeline(pm, options, aheadOfTime);
-  if (failed(pm.run(*module)))
+  if (failed(runPipeline(pm, *module, options)))
     return error("lowering failed");
   describeVariants(*module, impl);
   impl.times.lower += secondsSince(start);

@@ -21,6 +21,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <memory>
@@ -54,6 +55,11 @@ struct FrontEnd {
   /// Runs the backend's lowering on the module.
   Status lower(const CompileOptions &options, Executable::Impl &impl);
 };
+
+/// Runs `pm` on `module`, verifying as `options` ask: after each pass, or
+/// once at the end (a pass that broke the IR fails there).
+mlir::LogicalResult runPipeline(mlir::PassManager &pm, mlir::ModuleOp module,
+                                const CompileOptions &options);
 
 /// Parses `buffer`, reads the entry's signature and defaults into `impl`,
 /// runs the Loom pipeline and reads the mesh and loop table.

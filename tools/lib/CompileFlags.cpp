@@ -64,6 +64,11 @@ static cl::opt<bool> fpContraction("fp-contraction",
 static cl::opt<int> optLevel("O", cl::desc("LLVM optimization level (0-3)"),
                              cl::init(3), cl::Prefix,
                              cl::cat(tools::compileCategory()));
+static cl::opt<bool>
+    verifyEach("verify-each",
+               cl::desc("Verify the IR after every pass (as loom-opt does; "
+                        "default: after each pipeline)"),
+               cl::cat(tools::compileCategory()));
 static cl::opt<std::string>
     targetCPU("target-cpu",
               cl::desc("The CPU ahead-of-time code is compiled for "
@@ -93,6 +98,7 @@ Result<CompileOptions> loom::tools::compileOptionsFromFlags(bool countLoops) {
   options.shards = shards;
   options.fpContraction = fpContraction;
   options.optLevel = optLevel;
+  options.verifyEachPass = verifyEach;
   options.countLoops = countLoops;
   options.targetCPU = targetCPU;
   options.gpuArch = gpuArch;
@@ -164,9 +170,9 @@ static std::string flagName(const cl::Option &option) {
 /// Every flag of compileCategory().
 static llvm::ArrayRef<const cl::Option *> compileFlags() {
   static const cl::Option *const flags[] = {
-      &entryName, &backend,  &shards,   &divergent,     &gangWidth,
-      &refill,    &adaptive, &loopSync, &fpContraction, &optLevel,
-      &targetCPU, &gpuArch,  &cudaPath};
+      &entryName,  &backend,   &shards,   &divergent,     &gangWidth,
+      &refill,     &adaptive,  &loopSync, &fpContraction, &optLevel,
+      &verifyEach, &targetCPU, &gpuArch,  &cudaPath};
   return flags;
 }
 
