@@ -16,15 +16,19 @@
 
 #include "loom/Transforms/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir::loom {
 #define GEN_PASS_DEF_LOOMFUSELANELOOPS
@@ -150,10 +154,85 @@ static std::optional<Access> traceAccess(Value memref, ValueRange indices,
   return Access{view, kind, row, write};
 }
 
+namespace {
+
+/// Which calls a loop may be fused across: calls of functions that read and
+/// write no memory (loom-vector-variants' `_lanewise` copies of threefry
+/// and erfinv, a program's scalar helpers, loom-libm-to-arith's `sinf`),
+/// and of those the calls that LLVM's loop vectorizer widens.
+class Callees {
+public:
+  /// Whether `op` calls a function that reads and writes no memory, and if
+  /// so whether the function has vector variants; nothing for another op.
+  std::optional<bool> pureCallVectorizes(Operation *op) {
+    if (auto call = dyn_cast<func::CallOp>(op)) {
+      auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
+          call, call.getCalleeAttr());
+      if (!callee || !isPure(callee))
+        return std::nullopt;
+      return hasVectorVariants(callee->getAttrOfType<ArrayAttr>("passthrough"));
+    }
+    if (auto call = dyn_cast<LLVM::CallOp>(op)) {
+      auto callee = call.getCalleeAttr()
+                        ? symbols.lookupNearestSymbolFrom<LLVM::LLVMFuncOp>(
+                              call, call.getCalleeAttr())
+                        : LLVM::LLVMFuncOp();
+      auto none = LLVM::ModRefInfo::NoModRef;
+      if (!callee || callee.getMemoryAttr() !=
+                         LLVM::MemoryEffectsAttr::get(op->getContext(),
+                                                      {none, none, none}))
+        return std::nullopt;
+      return hasVectorVariants(callee.getPassthroughAttr());
+    }
+    return std::nullopt;
+  }
+
+private:
+  /// Whether `passthrough` (LLVM function attributes) names vector variants
+  /// for the loop vectorizer: `vector-function-abi-variant`.
+  static bool hasVectorVariants(ArrayAttr passthrough) {
+    return passthrough && llvm::any_of(passthrough, [](Attribute entry) {
+             auto pair = dyn_cast<ArrayAttr>(entry);
+             auto key = pair && pair.size() == 2 ? dyn_cast<StringAttr>(pair[0])
+                                                 : StringAttr();
+             return key && key.getValue() == "vector-function-abi-variant";
+           });
+  }
+
+  bool isPure(func::FuncOp fn) {
+    auto [it, inserted] = pure.try_emplace(fn, false);
+    if (!inserted)
+      return it->second; // false while fn is being decided: recursion
+    if (fn.isExternal())
+      return false;
+    bool result =
+        !fn.getBody()
+             .walk([&](Operation *op) {
+               if (isa<func::CallOp, LLVM::CallOp>(op))
+                 return pureCallVectorizes(op) ? WalkResult::advance()
+                                               : WalkResult::interrupt();
+               // A loop or branch is judged by the ops in it.
+               if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
+                   isMemoryEffectFree(op))
+                 return WalkResult::advance();
+               return WalkResult::interrupt();
+             })
+             .wasInterrupted();
+    pure[fn] = result;
+    return result;
+  }
+
+  SymbolTableCollection symbols;
+  DenseMap<Operation *, bool> pure;
+};
+
+} // namespace
+
 /// Summarises `loop`, or fails where something in it is beyond what fusion
 /// reasons about: nested regions (loops, branches), ops with memory effects
-/// other than loads and stores, iter_args that are not integers or index.
-static FailureOr<LoopSummary> summarize(scf::ForOp loop) {
+/// other than loads and stores, calls of functions that may have any,
+/// iter_args that are not integers or index.
+static FailureOr<LoopSummary> summarize(scf::ForOp loop, Callees &callees) {
   LoopSummary summary;
   for (Value carried : loop.getRegionIterArgs()) {
     if (!carried.getType().isIntOrIndex())
@@ -169,6 +248,10 @@ static FailureOr<LoopSummary> summarize(scf::ForOp loop) {
       access = traceAccess(store.getMemRef(), store.getIndices(), true, loop);
     else if (isMemoryEffectFree(&op)) {
       summary.vectorizable &= !becomesLibmCall(&op);
+      continue;
+    } else if (std::optional<bool> vectorizes =
+                   callees.pureCallVectorizes(&op)) {
+      summary.vectorizable &= *vectorizes;
       continue;
     } else
       return failure();
@@ -202,29 +285,38 @@ static bool independent(const Access &a, const Access &b) {
 /// most 8, 16, 32 and 96 pairs compiled in a median 722, 669, 683 and
 /// 865 ms, against 817-831 ms unfused (interleaved runs, 2026-12-02, when
 /// buffers were malloc'd behind an inttoptr and every pair needed a check).
-/// The CPU lowering now allocates with aligned_alloc, which LLVM knows
-/// aliases nothing else, yet the vectorizer still checks every pair of an
-/// alias set that a loop-carried buffer (a phi) joins; counting only the
-/// pairs LLVM cannot tell apart fused more but compiled no faster (masked
-/// SDE 940 against 916 ms, ODE 269 against 298 ms, 3 interleaved runs,
-/// 2026-12-07). A fused loop is kept to this many pairs of buffers, one of
-/// them written.
+/// A fused loop is kept to this many pairs.
 constexpr int64_t kMaxRuntimeChecks = 16;
 
 /// True when a loop with the accesses of `a` and of `b` needs no more
-/// run-time alias checks than kMaxRuntimeChecks.
+/// run-time overlap checks than kMaxRuntimeChecks. The CPU lowering
+/// allocates with aligned_alloc, which LLVM knows aliases no other
+/// allocation, so two fresh buffers need no check; but a buffer that may be
+/// any (a loop's block argument, a phi in LLVM) joins every buffer it may
+/// be into one alias set, whose every pair the vectorizer then checks, so
+/// with one of those all pairs count.
 static bool withinRuntimeChecks(ArrayRef<Access> a, ArrayRef<Access> b) {
-  llvm::SmallDenseSet<Value> all, written;
+  struct Root {
+    RootKind kind;
+    bool written = false;
+  };
+  llvm::SmallMapVector<Value, Root, 16> roots;
   for (ArrayRef<Access> accesses : {a, b}) {
     for (const Access &access : accesses) {
-      all.insert(access.root);
-      if (access.write)
-        written.insert(access.root);
+      Root &root = roots.insert({access.root, {access.kind}}).first->second;
+      root.written |= access.write;
     }
   }
-  auto pairs = [](int64_t n) { return n * (n - 1) / 2; };
-  int64_t readOnly = all.size() - written.size();
-  return pairs(all.size()) - pairs(readOnly) <= kMaxRuntimeChecks;
+  bool anyUnknown = llvm::any_of(roots, [](const auto &root) {
+    return root.second.kind == RootKind::Unknown;
+  });
+  auto fresh = [](const Root &root) { return root.kind == RootKind::Fresh; };
+  int64_t checks = 0;
+  for (auto *x = roots.begin(); x != roots.end(); ++x)
+    for (auto *y = std::next(x); y != roots.end(); ++y)
+      checks += (x->second.written || y->second.written) &&
+                (anyUnknown || !fresh(x->second) || !fresh(y->second));
+  return checks <= kMaxRuntimeChecks;
 }
 
 /// True when two loop bounds are the same index value.
@@ -241,7 +333,7 @@ static bool sameBound(Value a, Value b) {
 
 /// True when `first` and `second`, with only memory-effect-free ops between
 /// them, can run as one loop with the same results.
-static bool canFuse(scf::ForOp first, scf::ForOp second) {
+static bool canFuse(scf::ForOp first, scf::ForOp second, Callees &callees) {
   if (!sameBound(first.getLowerBound(), second.getLowerBound()) ||
       !sameBound(first.getUpperBound(), second.getUpperBound()) ||
       !sameBound(first.getStep(), second.getStep()))
@@ -253,8 +345,8 @@ static bool canFuse(scf::ForOp first, scf::ForOp second) {
     if (!inBlock || !second->isBeforeInBlock(inBlock))
       return false;
   }
-  FailureOr<LoopSummary> a = summarize(first);
-  FailureOr<LoopSummary> b = summarize(second);
+  FailureOr<LoopSummary> a = summarize(first, callees);
+  FailureOr<LoopSummary> b = summarize(second, callees);
   if (failed(a) || failed(b) || a->vectorizable != b->vectorizable)
     return false;
   for (const Access &x : a->accesses)
@@ -265,12 +357,12 @@ static bool canFuse(scf::ForOp first, scf::ForOp second) {
 }
 
 /// Fuses each run of adjacent fusable loops in `block`.
-static void fuseIn(Block &block, RewriterBase &rewriter) {
+static void fuseIn(Block &block, RewriterBase &rewriter, Callees &callees) {
   scf::ForOp current;
   for (Operation *op = &block.front(); op;) {
     Operation *next = op->getNextNode();
     auto loop = dyn_cast<scf::ForOp>(op);
-    if (loop && current && canFuse(current, loop)) {
+    if (loop && current && canFuse(current, loop, callees)) {
       current = fuseIndependentSiblingForLoops(current, loop, rewriter);
       op = current->getNextNode();
       continue;
@@ -296,8 +388,9 @@ struct LoomFuseLaneLoops
         blocks.push_back(block);
     });
     IRRewriter rewriter(&getContext());
+    Callees callees;
     for (Block *block : blocks)
-      fuseIn(*block, rewriter);
+      fuseIn(*block, rewriter, callees);
   }
 };
 

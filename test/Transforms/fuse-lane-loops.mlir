@@ -103,7 +103,7 @@ func.func @next_lane(%a: memref<?xf32>, %n: index) {
 
 // -----
 
-// A call in a body may touch any memory. Not fused.
+// A call of a function with no body may touch any memory. Not fused.
 // CHECK-LABEL: func.func @call(
 // CHECK: scf.for
 // CHECK: func.call @g
@@ -121,6 +121,120 @@ func.func @call(%a: memref<?xf32>, %n: index) {
   scf.for %i = %c0 to %n step %c1 {
     %y = memref.load %b[%i] : memref<?xf32>
     memref.store %y, %a[%i] : memref<?xf32>
+  }
+  return
+}
+
+// -----
+
+// Calls of functions that touch no memory (through another such call, and
+// a loop) are fused across; a loop whose callee has vector variants only
+// with another the vectorizer widens, a loop whose callee has none only
+// with another that stays scalar.
+// CHECK-LABEL: func.func @pure_calls(
+// CHECK: scf.for
+// CHECK: func.call @lanewise
+// CHECK: arith.mulf
+// CHECK-NOT: scf.for
+// CHECK: memref.store
+// CHECK: scf.for
+// CHECK: func.call @helper
+// CHECK-NOT: scf.for
+// CHECK: func.call @helper
+// CHECK: scf.for
+// CHECK: arith.addf
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func private @lanewise(%x: f32) -> f32 attributes {passthrough = [["vector-function-abi-variant", "_ZGV_LLVM_N8v_lanewise(lanewise_v8)"]]} {
+  %y = func.call @helper(%x) : (f32) -> f32
+  return %y : f32
+}
+func.func private @helper(%x: f32) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %x) -> (f32) {
+    %s = arith.mulf %acc, %acc : f32
+    scf.yield %s : f32
+  }
+  return %r : f32
+}
+func.func @pure_calls(%a: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b = memref.alloc(%n) : memref<?xf32>
+  %c = memref.alloc(%n) : memref<?xf32>
+  %d = memref.alloc(%n) : memref<?xf32>
+  %e = memref.alloc(%n) : memref<?xf32>
+  %f = memref.alloc(%n) : memref<?xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    %x = memref.load %a[%i] : memref<?xf32>
+    %y = func.call @lanewise(%x) : (f32) -> f32
+    memref.store %y, %b[%i] : memref<?xf32>
+  }
+  scf.for %i = %c0 to %n step %c1 {
+    %y = memref.load %b[%i] : memref<?xf32>
+    %z = arith.mulf %y, %y : f32
+    memref.store %z, %c[%i] : memref<?xf32>
+  }
+  scf.for %i = %c0 to %n step %c1 {
+    %y = memref.load %c[%i] : memref<?xf32>
+    %z = func.call @helper(%y) : (f32) -> f32
+    memref.store %z, %d[%i] : memref<?xf32>
+  }
+  scf.for %i = %c0 to %n step %c1 {
+    %y = memref.load %d[%i] : memref<?xf32>
+    %z = func.call @helper(%y) : (f32) -> f32
+    memref.store %z, %e[%i] : memref<?xf32>
+  }
+  scf.for %i = %c0 to %n step %c1 {
+    %y = memref.load %e[%i] : memref<?xf32>
+    %z = arith.addf %y, %y : f32
+    memref.store %z, %f[%i] : memref<?xf32>
+  }
+  return
+}
+
+// -----
+
+// loom-libm-to-arith's sinf: declared to touch no memory, with vector
+// variants, so fused with a loop the vectorizer widens. A declaration that
+// may touch memory is not fused across.
+// CHECK-LABEL: func.func @libm_calls(
+// CHECK: scf.for
+// CHECK: llvm.call @sinf
+// CHECK: arith.mulf
+// CHECK: scf.for
+// CHECK: llvm.call @other
+// CHECK: scf.for
+llvm.func @sinf(f32) -> f32 attributes {memory = #llvm.memory_effects<other = none, argMem = none, inaccessibleMem = none>, passthrough = [["vector-function-abi-variant", "_ZGV_LLVM_N8v_sinf(sinf_v8)"]]}
+llvm.func @other(f32) -> f32 attributes {passthrough = [["vector-function-abi-variant", "_ZGV_LLVM_N8v_other(other_v8)"]]}
+func.func @libm_calls(%a: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b = memref.alloc(%n) : memref<?xf32>
+  %c = memref.alloc(%n) : memref<?xf32>
+  %d = memref.alloc(%n) : memref<?xf32>
+  %e = memref.alloc(%n) : memref<?xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    %x = memref.load %a[%i] : memref<?xf32>
+    %y = llvm.call @sinf(%x) : (f32) -> f32
+    memref.store %y, %b[%i] : memref<?xf32>
+  }
+  scf.for %i = %c0 to %n step %c1 {
+    %y = memref.load %b[%i] : memref<?xf32>
+    %z = arith.mulf %y, %y : f32
+    memref.store %z, %c[%i] : memref<?xf32>
+  }
+  scf.for %i = %c0 to %n step %c1 {
+    %y = memref.load %c[%i] : memref<?xf32>
+    %z = llvm.call @other(%y) : (f32) -> f32
+    memref.store %z, %d[%i] : memref<?xf32>
+  }
+  scf.for %i = %c0 to %n step %c1 {
+    %y = memref.load %d[%i] : memref<?xf32>
+    %z = arith.addf %y, %y : f32
+    memref.store %z, %e[%i] : memref<?xf32>
   }
   return
 }
@@ -256,11 +370,15 @@ func.func @gang_loops_and_libm(%a: memref<32xf32>, %f: memref<?xf32>, %n: index)
 
 // -----
 
-// Eight buffers, six of them written: 27 pairs that LLVM would check for
-// overlap at run time, past the 16 a fused loop may need. Not fused.
+// Five arguments, six allocations written: 30 pairs of an argument and an
+// allocation that LLVM would check for overlap at run time (pairs of
+// allocations it tells apart), past the 16 a fused loop may need. Not
+// fused.
 // CHECK-LABEL: func.func @too_many_buffers(
 // CHECK-COUNT-2: scf.for
-func.func @too_many_buffers(%x: memref<?xf32>, %y: memref<?xf32>, %n: index) {
+func.func @too_many_buffers(%x: memref<?xf32>, %y: memref<?xf32>,
+                            %z: memref<?xf32>, %u: memref<?xf32>,
+                            %w: memref<?xf32>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %b1 = memref.alloc(%n) : memref<?xf32>
@@ -271,15 +389,91 @@ func.func @too_many_buffers(%x: memref<?xf32>, %y: memref<?xf32>, %n: index) {
   %b6 = memref.alloc(%n) : memref<?xf32>
   scf.for %i = %c0 to %n step %c1 {
     %v = memref.load %x[%i] : memref<?xf32>
+    %v2 = memref.load %z[%i] : memref<?xf32>
     memref.store %v, %b1[%i] : memref<?xf32>
     memref.store %v, %b2[%i] : memref<?xf32>
-    memref.store %v, %b3[%i] : memref<?xf32>
+    memref.store %v2, %b3[%i] : memref<?xf32>
   }
   scf.for %i = %c0 to %n step %c1 {
     %v = memref.load %y[%i] : memref<?xf32>
+    %v2 = memref.load %u[%i] : memref<?xf32>
+    %v3 = memref.load %w[%i] : memref<?xf32>
     memref.store %v, %b4[%i] : memref<?xf32>
-    memref.store %v, %b5[%i] : memref<?xf32>
-    memref.store %v, %b6[%i] : memref<?xf32>
+    memref.store %v2, %b5[%i] : memref<?xf32>
+    memref.store %v3, %b6[%i] : memref<?xf32>
   }
   return
+}
+
+// -----
+
+// Six allocations written next to an argument read, then an any() over
+// one of them: 6 pairs to check (LLVM tells allocations apart). With a
+// buffer that may be any of them (a loop's block argument) in its place,
+// the vectorizer checks every pair of the alias set that buffer joins: 21.
+// The first fused, the second not.
+// CHECK-LABEL: func.func @fresh_buffers(
+// CHECK: scf.for
+// CHECK-NOT: scf.for
+// CHECK: return
+// CHECK-LABEL: func.func @any_buffer(
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for
+func.func @fresh_buffers(%x: memref<?xi32>, %n: index) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0 : i32
+  %b1 = memref.alloc(%n) : memref<?xi32>
+  %b2 = memref.alloc(%n) : memref<?xi32>
+  %b3 = memref.alloc(%n) : memref<?xi32>
+  %b4 = memref.alloc(%n) : memref<?xi32>
+  %b5 = memref.alloc(%n) : memref<?xi32>
+  %b6 = memref.alloc(%n) : memref<?xi32>
+  scf.for %i = %c0 to %n step %c1 {
+    %v = memref.load %x[%i] : memref<?xi32>
+    memref.store %v, %b1[%i] : memref<?xi32>
+    memref.store %v, %b2[%i] : memref<?xi32>
+    memref.store %v, %b3[%i] : memref<?xi32>
+    memref.store %v, %b4[%i] : memref<?xi32>
+    memref.store %v, %b5[%i] : memref<?xi32>
+    memref.store %v, %b6[%i] : memref<?xi32>
+  }
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (i32) {
+    %v = memref.load %b1[%i] : memref<?xi32>
+    %o = arith.ori %acc, %v : i32
+    scf.yield %o : i32
+  }
+  return %r : i32
+}
+func.func @any_buffer(%x: memref<?xi32>, %n: index, %steps: index) -> memref<?xi32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0 : i32
+  %b1 = memref.alloc(%n) : memref<?xi32>
+  %b2 = memref.alloc(%n) : memref<?xi32>
+  %b3 = memref.alloc(%n) : memref<?xi32>
+  %b4 = memref.alloc(%n) : memref<?xi32>
+  %b5 = memref.alloc(%n) : memref<?xi32>
+  %b6 = memref.alloc(%n) : memref<?xi32>
+  %last = scf.for %k = %c0 to %steps step %c1 iter_args(%cur = %x) -> (memref<?xi32>) {
+    scf.for %i = %c0 to %n step %c1 {
+      %v = memref.load %cur[%i] : memref<?xi32>
+      memref.store %v, %b1[%i] : memref<?xi32>
+      memref.store %v, %b2[%i] : memref<?xi32>
+      memref.store %v, %b3[%i] : memref<?xi32>
+      memref.store %v, %b4[%i] : memref<?xi32>
+      memref.store %v, %b5[%i] : memref<?xi32>
+      memref.store %v, %b6[%i] : memref<?xi32>
+    }
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (i32) {
+      %v = memref.load %b1[%i] : memref<?xi32>
+      %o = arith.ori %acc, %v : i32
+      scf.yield %o : i32
+    }
+    %nonzero = arith.cmpi ne, %r, %zero : i32
+    %next = arith.select %nonzero, %b6, %cur : memref<?xi32>
+    scf.yield %next : memref<?xi32>
+  }
+  return %last : memref<?xi32>
 }

@@ -240,9 +240,13 @@ def LoomFuseLaneLoops : Pass<"loom-fuse-lane-loops"> {
     some access of B(i) and some access of A(j) touch the same element and
     one of them writes. A pair of loops is fused only when that is proved
     impossible, conservatively:
-    - every op of both bodies is a `memref.load`, a `memref.store` or an op
+    - every op of both bodies is a `memref.load`, a `memref.store`, an op
       with no memory effects at all, with no region (no nested loop or
-      branch; no call, whose effects are unknown);
+      branch), or a call of a function that reads and writes no memory: a
+      `func.func` whose body holds only ops with no memory effects and
+      such calls (loom-vector-variants' `_lanewise` copies, a program's
+      scalar helpers), or an `llvm.func` declared with no memory effects
+      (loom-libm-to-arith's `sinf`). Any other call's effects are unknown;
     - every index of every access is the induction variable or loop
       invariant, and every access's buffer is traced through
       `memref.subview` and `memref.cast` (whose operands are also the
@@ -273,13 +277,19 @@ def LoomFuseLaneLoops : Pass<"loom-fuse-lane-loops"> {
       where they are, before the fused loop; the first loop's body moves
       past them, which it does not read).
     Two further rules keep calls as fast as they were and the compile
-    short: a loop with a math op that becomes a libm call (not
-    vectorizable) is fused only with another such loop; and a fused loop
-    touches at most as many buffers as need 16 pairs (one of them written)
-    checked for overlap at run time, where LLVM cannot tell them apart (a
-    buffer carried by a loop, an argument next to another): it versions
-    each vectorized loop on such checks, and gives up on a loop that needs
-    too many. A gang's W-lane loops (a constant trip count) are fused too:
+    short: a loop that LLVM's loop vectorizer cannot widen (a math op that
+    becomes a libm call, a call of a function with no vector variants) is
+    fused only with another such loop, and one it can (a call of a
+    function with `vector-function-abi-variant`s included) only with
+    another it can; and a fused loop touches at most as many buffers as
+    need 16 pairs (one of them written) checked for overlap at run time,
+    where LLVM cannot tell them apart: it versions each vectorized loop on
+    such checks, and gives up on a loop that needs too many. Two
+    allocations need no check (the CPU lowering allocates with
+    `aligned_alloc`, which LLVM knows aliases nothing else); an argument
+    next to another buffer does, and a buffer that may be any (a loop's
+    block argument) makes every pair count, since LLVM checks all pairs
+    of the alias set it joins. A gang's W-lane loops (a constant trip count) are fused too:
     LLVM then vectorizes a fused body rather than fully unrolling each loop
     and widening the copies with the SLP vectorizer, which compiles the
     seed SDE's and ODE's gangs 19-26% faster, for calls up to 3% slower
