@@ -40,6 +40,15 @@
 //   loop vectorizer fused: without it the seed SDE's auto @main compiled no
 //   faster (1027 against 1004 ms) and its calls got 10% slower (2
 //   interleaved runs, 2026-12-07).
+// - No non-trivial loop unswitching (O3's, not O2's). It copies a loop nest
+//   for each side of a branch on a loop-invariant value, and a gang nest has
+//   several (the refill switch, a uniform flag): without it the seed SDE's
+//   auto @main compiled in 482 against 521 ms, its gang-refill one in 455
+//   against 538, the ODE's refill in 274 against 311, at the same calls
+//   (loom-bench-seed, 2 rounds of 5 interleaved repetitions); the divergent
+//   suite's gangs compiled 0-30% faster, calls within 0.89x-1.04x but for
+//   noise. O2's unrolling thresholds as well made lorenz_heun's gang calls
+//   20% slower (3.6 against 3.0 ms) and were not kept.
 // - Vectors are at most 256 bits wide, as ahead-of-time code for its
 //   default x86-64-v3 is. With 512-bit vectors each lane loop of 32-bit
 //   values also gets a vectorized epilogue (LLVM adds one from 16 lanes
@@ -81,6 +90,43 @@ static llvm::OptimizationLevel optimizationLevel(unsigned optLevel) {
   default:
     return llvm::OptimizationLevel::O3;
   }
+}
+
+/// LLVM's pipeline at `level`, without non-trivial loop unswitching at O3.
+/// PassBuilder offers no option for it, so the pipeline is printed, changed
+/// and parsed back, as `opt -print-pipeline-passes` prints it; where the
+/// text is not found (another LLVM), the pipeline stays as it is.
+static llvm::ModulePassManager
+buildPipeline(llvm::PassBuilder &builder, llvm::OptimizationLevel level,
+              llvm::PassInstrumentationCallbacks &callbacks) {
+  if (level == llvm::OptimizationLevel::O0)
+    return builder.buildO0DefaultPipeline(level);
+  llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(level);
+  if (level != llvm::OptimizationLevel::O3)
+    return passes;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  passes.printPipeline(os, [&](llvm::StringRef className) {
+    return callbacks.getPassNameForClassName(className);
+  });
+  constexpr llvm::StringLiteral nonTrivial =
+      "simple-loop-unswitch<nontrivial;trivial>";
+  constexpr llvm::StringLiteral trivialOnly =
+      "simple-loop-unswitch<no-nontrivial;trivial>";
+  bool changed = false;
+  for (size_t at = text.find(nonTrivial); at != std::string::npos;
+       at = text.find(nonTrivial, at)) {
+    text.replace(at, nonTrivial.size(), trivialOnly);
+    changed = true;
+  }
+  if (!changed)
+    return passes;
+  llvm::ModulePassManager parsed;
+  if (llvm::Error error = builder.parsePassPipeline(parsed, text)) {
+    llvm::consumeError(std::move(error));
+    return passes;
+  }
+  return parsed;
 }
 
 /// Whether `loop` calls a function that has a 16-lane vector variant.
@@ -153,17 +199,15 @@ llvm::Error loom::detail::optimizeModule(llvm::Module &module,
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder builder(&tm, tuning);
+  llvm::PassInstrumentationCallbacks callbacks;
+  llvm::PassBuilder builder(&tm, tuning, std::nullopt, &callbacks);
   builder.registerModuleAnalyses(mam);
   builder.registerCGSCCAnalyses(cgam);
   builder.registerFunctionAnalyses(fam);
   builder.registerLoopAnalyses(lam);
   builder.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::OptimizationLevel level = optimizationLevel(optLevel);
   llvm::ModulePassManager passes =
-      level == llvm::OptimizationLevel::O0
-          ? builder.buildO0DefaultPipeline(level)
-          : builder.buildPerModuleDefaultPipeline(level);
+      buildPipeline(builder, optimizationLevel(optLevel), callbacks);
   passes.run(module, mam);
   // A variant no vectorizer called is not worth generating code for.
   for (const auto &name : variants)
