@@ -83,9 +83,11 @@ struct CompileOptions {
   bool fpContraction = false;
   /// LLVM optimization level, 0 to 3.
   int optLevel = 3;
-  /// Verify the IR after every pass, as loom-opt does. Off, the program is
-  /// verified when it is parsed and the IR once after each pipeline; per
-  /// pass it is about half of the seed SDE's MLIR lowering time.
+  /// Verify the IR after every pass of the lowering (bufferization and the
+  /// conversions to LLVM), as loom-opt does. Off, it is verified once at
+  /// the lowering's end: per pass it is about half of the seed SDE's MLIR
+  /// lowering time. The program is verified when parsed, and after every
+  /// pass of batching and sharding, either way.
   bool verifyEachPass = false;
   /// Count each loop's iterations and active lanes per shard (counters()).
   /// Masked loops pay one extra reduction per iteration, so it is off by

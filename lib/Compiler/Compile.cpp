@@ -217,7 +217,9 @@ loom::detail::runFrontEnd(std::unique_ptr<llvm::MemoryBuffer> buffer,
       !s.ok())
     return s;
   mlir::loom::buildLoomPipeline(pm, batching);
-  if (failed(runPipeline(pm, *module, options)))
+  // Verified after every pass, as loom-opt does: these passes reshape the
+  // user's program, and verifying them costs little next to the lowering.
+  if (failed(pm.run(*module)))
     return front.error("batching or sharding failed");
   // Again: the scalar functions loom.vmap named are reached no longer (the
   // SDE's @solve_sde was 10 to 15 ms of its masked @main's lowering).
@@ -235,9 +237,9 @@ loom::detail::runFrontEnd(std::unique_ptr<llvm::MemoryBuffer> buffer,
   return front;
 }
 
-mlir::LogicalResult loom::detail::runPipeline(mlir::PassManager &pm,
-                                              mlir::ModuleOp module,
-                                              const CompileOptions &options) {
+mlir::LogicalResult
+loom::detail::runLoweringPipeline(mlir::PassManager &pm, mlir::ModuleOp module,
+                                  const CompileOptions &options) {
   pm.enableVerifier(options.verifyEachPass);
   if (failed(pm.run(module)))
     return mlir::failure();
@@ -248,7 +250,7 @@ Status FrontEnd::lower(const CompileOptions &options, Executable::Impl &impl) {
   auto start = Clock::now();
   mlir::PassManager pm(context.get());
   backend->buildLoweringPipeline(pm, options, aheadOfTime);
-  if (failed(runPipeline(pm, *module, options)))
+  if (failed(runLoweringPipeline(pm, *module, options)))
     return error("lowering failed");
   describeVariants(*module, impl);
   impl.times.lower += secondsSince(start);

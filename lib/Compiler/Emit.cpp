@@ -73,7 +73,7 @@ Status Executable::compileFileTo(const std::string &path,
   if (stage == EmitStage::MLIR) {
     mlir::PassManager pm(front->context.get());
     front->backend->buildBufferizationPipeline(pm, options);
-    if (failed(runPipeline(pm, *front->module, options)))
+    if (failed(runLoweringPipeline(pm, *front->module, options)))
       return front->error("bufferization failed");
     std::string text;
     llvm::raw_string_ostream os(text);

@@ -56,10 +56,12 @@ struct FrontEnd {
   Status lower(const CompileOptions &options, Executable::Impl &impl);
 };
 
-/// Runs `pm` on `module`, verifying as `options` ask: after each pass, or
-/// once at the end (a pass that broke the IR fails there).
-mlir::LogicalResult runPipeline(mlir::PassManager &pm, mlir::ModuleOp module,
-                                const CompileOptions &options);
+/// Runs `pm`, a lowering pipeline (bufferization and conversions), on
+/// `module`, verifying as `options` ask: after each pass, or once at the
+/// end (a pass that broke the IR fails there).
+mlir::LogicalResult runLoweringPipeline(mlir::PassManager &pm,
+                                        mlir::ModuleOp module,
+                                        const CompileOptions &options);
 
 /// Parses `buffer`, reads the entry's signature and defaults into `impl`,
 /// runs the Loom pipeline and reads the mesh and loop table.

@@ -66,8 +66,8 @@ static cl::opt<int> optLevel("O", cl::desc("LLVM optimization level (0-3)"),
                              cl::cat(tools::compileCategory()));
 static cl::opt<bool>
     verifyEach("verify-each",
-               cl::desc("Verify the IR after every pass (as loom-opt does; "
-                        "default: after each pipeline)"),
+               cl::desc("Verify the IR after every pass of the lowering (as "
+                        "loom-opt does; default: once at its end)"),
                cl::cat(tools::compileCategory()));
 static cl::opt<std::string>
     targetCPU("target-cpu",

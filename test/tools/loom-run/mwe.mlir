@@ -12,9 +12,9 @@
 // RUN: loom-run %examples/mwe/while_of_while.mlir --entry solve --input init=fill:0.1:1xf32 --input key=jax-split:0:30:2 | FileCheck %s --check-prefix=LANE2
 // LANE2: {{^}}y: 1xf32 {{.*}}[11.0796547]{{$}}
 
-// Batched over the 30 keys, the first lanes are those three, with the IR
-// verified after every pass (--verify-each) and without (after each
-// pipeline only).
+// Batched over the 30 keys, the first lanes are those three, with the
+// lowering's IR verified after every pass (--verify-each) and without
+// (once at its end).
 // RUN: loom-run %examples/mwe/while_of_while.mlir --verify-each --divergent masked --input inits=fill:0.1:30x1xf32 --input keys=jax-split:0:30 | FileCheck %s --check-prefix=BATCH
 // RUN: loom-run %examples/mwe/while_of_while.mlir --divergent masked --input inits=fill:0.1:30x1xf32 --input keys=jax-split:0:30 | FileCheck %s --check-prefix=BATCH
 // BATCH: {{^}}ys: 30x1xf32 {{.*}}[13.5127087, 11.6708059, 11.0796547,
