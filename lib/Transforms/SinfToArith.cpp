@@ -98,13 +98,41 @@ std::pair<Value, Value> reduceLarge(Emitter &e, Value bits) {
   return {x, n};
 }
 
-/// reduce_large on the lanes that are not `near`. On a vector, only when
-/// one of them is not (as glibc branches, but for every lane at once);
-/// the others' results are not used.
-std::pair<Value, Value> reduceLargeWhereNeeded(Emitter &e, Value bits,
-                                               Value near) {
+/// The reduced argument y, n, and the quadrant q of the signs and tables.
+struct Reduced {
+  Value y, n, q;
+};
+
+/// reduce_fast, the argument times 2/pi rounded to the nearest quadrant.
+/// glibc skips it below pi/4, where it gives n = 0 and x exactly.
+std::pair<Value, Value> reduceFast(Emitter &e, Value xd) {
+  OpBuilder &b = e.b;
+  Value r = e.op<arith::MulFOp>(xd, e.f64(kHalfPiInv));
+  Value n = e.to<arith::FPToSIOp>(b.getI32Type(), r);
+  n = e.op<arith::ShRSIOp>(e.op<arith::AddIOp>(n, e.i32(0x800000)), e.i32(24));
+  Value nd = e.to<arith::SIToFPOp>(b.getF64Type(), n);
+  Value y = e.fma(b.create<arith::NegFOp>(e.loc, nd), e.f64(kHalfPi), xd);
+  return {y, n};
+}
+
+/// Every lane's reduction: reduce_fast where |x| < 120 (`near`), on 0
+/// elsewhere so that its conversion to int is defined, and reduce_large
+/// elsewhere.
+Reduced reduceEach(Emitter &e, Value bits, Value near, Value xd) {
+  auto [yNear, nNear] = reduceFast(e, e.select(near, xd, e.f64(0)));
+  auto [yFar, nFar] = reduceLarge(e, bits);
+  // Far away, the quadrant of the signs and tables includes x's sign.
+  Value sign = e.op<arith::ShRUIOp>(bits, e.i32(31));
+  return {e.select(near, yNear, yFar), e.select(near, nNear, nFar),
+          e.select(near, nNear, e.op<arith::AddIOp>(nFar, sign))};
+}
+
+/// On a vector, reduce_large and the selects between the reductions only
+/// when a lane needs it (as glibc branches, but for every lane at once):
+/// the arguments of most programs are all near.
+Reduced reduce(Emitter &e, Value bits, Value near, Value xd) {
   if (e.lanes.empty())
-    return reduceLarge(e, bits);
+    return reduceEach(e, bits, near, xd);
   OpBuilder &b = e.b;
   Value far = e.op<arith::XOrIOp>(near, e.constant(b.getBoolAttr(true)));
   Value anyFar =
@@ -113,14 +141,15 @@ std::pair<Value, Value> reduceLargeWhereNeeded(Emitter &e, Value bits,
       e.loc, anyFar,
       [&](OpBuilder &tb, Location tl) {
         Emitter te{tb, tl, e.lanes};
-        auto [y, n] = reduceLarge(te, bits);
-        tb.create<scf::YieldOp>(tl, ValueRange{y, n});
+        Reduced each = reduceEach(te, bits, near, xd);
+        tb.create<scf::YieldOp>(tl, ValueRange{each.y, each.n, each.q});
       },
       [&](OpBuilder &eb, Location el) {
         Emitter ee{eb, el, e.lanes};
-        eb.create<scf::YieldOp>(el, ValueRange{ee.f64(0), ee.i32(0)});
+        auto [y, n] = reduceFast(ee, xd);
+        eb.create<scf::YieldOp>(el, ValueRange{y, n, n});
       });
-  return {branch.getResult(0), branch.getResult(1)};
+  return {branch.getResult(0), branch.getResult(1), branch.getResult(2)};
 }
 
 } // namespace
@@ -136,47 +165,34 @@ Value mlir::loom::libm::expandSinf(OpBuilder &b, Location loc, Value x) {
   Value near = e.ult(top, e.i32(0x42f));   // |x| < 120: reduce_fast
   Value finite = e.ult(top, e.i32(0x7f8)); // else (x - x) / (x - x)
   Value xd = e.to<arith::ExtFOp>(f64, x);
-
-  // reduce_fast, on 0 where |x| >= 120 so that its conversion to int is
-  // defined. Below pi/4 glibc skips it; there it gives n = 0 and x exactly.
-  Value xNear = e.select(near, xd, e.f64(0));
-  Value r = e.op<arith::MulFOp>(xNear, e.f64(kHalfPiInv));
-  Value nNear = e.to<arith::FPToSIOp>(i32, r);
-  nNear = e.op<arith::ShRSIOp>(e.op<arith::AddIOp>(nNear, e.i32(0x800000)),
-                               e.i32(24));
-  Value nd = e.to<arith::SIToFPOp>(f64, nNear);
-  Value yNear = e.fma(b.create<arith::NegFOp>(loc, nd), e.f64(kHalfPi), xNear);
-
-  auto [yFar, nFar] = reduceLargeWhereNeeded(e, bits, near);
-  // Far away, the quadrant of the signs and tables includes x's sign.
-  Value sign = e.op<arith::ShRUIOp>(bits, e.i32(31));
-  Value y = e.select(near, yNear, yFar);
-  Value n = e.select(near, nNear, nFar);
-  Value q = e.select(near, nNear, e.op<arith::AddIOp>(nFar, sign));
+  auto [y, n, q] = reduce(e, bits, near, xd);
 
   // sinf_poly: the sine's odd polynomial for even n, the cosine's for odd.
-  Value y2 = e.op<arith::MulFOp>(y, y);
-  Value y3 = e.op<arith::MulFOp>(y2, y);
-  Value s1 = e.fma(y2, e.f64(kS3), e.f64(kS2));
-  Value y7 = e.op<arith::MulFOp>(y2, y3);
-  Value s = e.fma(y3, e.f64(kS1), y);
-  Value sine = e.fma(s1, y7, s);
-  Value y4 = e.op<arith::MulFOp>(y2, y2);
-  Value c1 = e.fma(y2, e.f64(kC1), e.f64(kC0));
-  Value c2 = e.fma(y2, e.f64(kC4), e.f64(kC3));
-  Value y6 = e.op<arith::MulFOp>(y2, y4);
-  Value c = e.fma(y4, e.f64(kC2), c1);
-  Value cosine = e.fma(c2, y6, c);
+  // Both have the form fma(fma(y2, A, B), y2 * u, fma(u, K, v)), with
+  //   sine:   u = y2 * y,  v = y,                   A, B, K = S3, S2, S1
+  //   cosine: u = y2 * y2, v = fma(y2, C1, C0),     A, B, K = C4, C3, C2
+  // so each lane evaluates its own polynomial, operation for operation
+  // (multiplication commutes exactly), on operands selected per lane: half
+  // the arithmetic of computing both and selecting one.
   Value odd = e.bit(n, 1);
-  Value poly = e.select(odd, cosine, sine);
+  auto pick = [&](double cosine, double sine) {
+    return e.select(odd, e.f64(cosine), e.f64(sine));
+  };
+  Value y2 = e.op<arith::MulFOp>(y, y);
+  Value u = e.op<arith::MulFOp>(y2, e.select(odd, y2, y));
+  Value v = e.select(odd, e.fma(y2, e.f64(kC1), e.f64(kC0)), y);
+  Value inner = e.fma(y2, pick(kC4, kS3), pick(kC3, kS2));
+  Value outer = e.fma(u, pick(kC2, kS1), v);
+  Value poly = e.fma(inner, e.op<arith::MulFOp>(y2, u), outer);
   // The sine is negated (its argument times sign[q & 3]) for q & 3 in
   // {1, 2}; the cosine (table[1]) for q & 2. Negating the argument of an
-  // odd polynomial negates its value exactly.
+  // odd polynomial negates its value exactly, and rounding to float
+  // commutes with negation: the float is negated, half as wide.
   Value flip = e.select(
       odd, e.bit(q, 2),
       e.bit(e.op<arith::XOrIOp>(q, e.op<arith::ShRUIOp>(q, e.i32(1))), 1));
-  poly = e.select(flip, b.create<arith::NegFOp>(loc, poly), poly);
   Value result = b.create<arith::TruncFOp>(loc, x.getType(), poly);
+  result = e.select(flip, b.create<arith::NegFOp>(loc, result), result);
 
   // __math_invalidf's (x - x) / (x - x): the default NaN for an infinity,
   // x quieted for a NaN. The division by itself returns the same NaN, so

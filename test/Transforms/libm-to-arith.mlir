@@ -4,9 +4,10 @@
 // C library's sinf, declared with vector variants on 4 and 8 lanes in
 // LLVM's vector function ABI and as accessing no memory; no math.sin is
 // left. Each variant is glibc's algorithm on vectors: the argument in
-// double precision, the fast reduction, the large one only in an scf.if
-// taken when some lane needs it, both polynomials with llvm.intr.fma,
-// selects between glibc's cases.
+// double precision, the fast reduction, the large one and the selects
+// between them only in an scf.if taken when some lane needs it, one
+// polynomial per lane (the sine's or the cosine's, on coefficients selected
+// by quadrant) with llvm.intr.fma, selects between glibc's cases.
 // CHECK-LABEL: func.func @lanes
 // CHECK: scf.for
 // CHECK: %[[X:.*]] = memref.load
@@ -16,15 +17,23 @@
 // CHECK-LABEL: func.func private @__loom_sinf_v4(
 // CHECK-SAME: %[[V:.*]]: vector<4xf32>) -> vector<4xf32>
 // CHECK: arith.bitcast %[[V]] : vector<4xf32> to vector<4xi32>
-// CHECK: arith.extf %[[V]] : vector<4xf32> to vector<4xf64>
-// CHECK: arith.fptosi {{.*}} : vector<4xf64> to vector<4xi32>
+// CHECK: %[[XD:.*]] = arith.extf %[[V]] : vector<4xf32> to vector<4xf64>
 // CHECK: %[[FAR:.*]] = vector.reduction <or>, %{{.*}} : vector<4xi1> into i1
-// CHECK: scf.if %[[FAR]] -> (vector<4xf64>, vector<4xi32>)
+// CHECK: %[[RED:.*]]:3 = scf.if %[[FAR]] -> (vector<4xf64>, vector<4xi32>, vector<4xi32>)
+// CHECK: arith.fptosi {{.*}} : vector<4xf64> to vector<4xi32>
 // CHECK: arith.mului_extended
 // CHECK: arith.uitofp {{.*}} : vector<4xi32> to vector<4xf64>
 // CHECK: } else {
-// CHECK: llvm.intr.fma
-// CHECK: %[[R:.*]] = arith.truncf {{.*}} : vector<4xf64> to vector<4xf32>
+// CHECK: arith.mulf %[[XD]], {{.*}} : vector<4xf64>
+// CHECK: arith.fptosi {{.*}} : vector<4xf64> to vector<4xi32>
+// CHECK-NOT: arith.select
+// CHECK: scf.yield
+// CHECK: arith.mulf %[[RED]]#0, %[[RED]]#0 : vector<4xf64>
+// CHECK-COUNT-4: llvm.intr.fma
+// CHECK-NOT: llvm.intr.fma
+// CHECK: %[[T:.*]] = arith.truncf {{.*}} : vector<4xf64> to vector<4xf32>
+// CHECK: %[[NEG:.*]] = arith.negf %[[T]] : vector<4xf32>
+// CHECK: %[[R:.*]] = arith.select {{.*}}, %[[NEG]], %[[T]] : vector<4xi1>, vector<4xf32>
 // CHECK: %[[NAN:.*]] = arith.subf %[[V]], %[[V]] : vector<4xf32>
 // CHECK: %[[FIN:.*]] = arith.select {{.*}}, %[[R]], %[[NAN]] : vector<4xi1>, vector<4xf32>
 // CHECK: %[[OUT:.*]] = arith.select {{.*}}, %[[V]], %[[FIN]] : vector<4xi1>, vector<4xf32>

@@ -93,6 +93,38 @@ struct Tally {
   }
 };
 
+/// Random bit patterns: unlike the sweep's consecutive floats, nearly every
+/// vector of them mixes lanes that each reduction, each polynomial and each
+/// special case takes, the way a batch of a program's values does.
+TEST(LibmToArith, SinfAndLog1pfAreGlibcsOnMixedLanes) {
+  if (!loom::detail::CPUBackend::runsGlibcFMAVariants({}, false))
+    GTEST_SKIP() << "the JIT calls libm";
+  auto exe = loom::Executable::compile(kProgram, {});
+  ASSERT_TRUE(exe.ok()) << exe.message();
+  std::vector<uint32_t> input(1 << 20);
+  uint32_t state = 0x9e3779b9u;
+  for (uint32_t &bits : input) {
+    state ^= state << 13; // xorshift32
+    state ^= state >> 17;
+    state ^= state << 5;
+    bits = state;
+  }
+  auto xs = loom::HostBuffer::view(loom::DType::F32, {int64_t(input.size())},
+                                   input.data());
+  ASSERT_TRUE(xs.ok()) << xs.message();
+  auto out = exe->call({*xs});
+  ASSERT_TRUE(out.ok()) << out.message();
+  Tally tallies[] = {{"sinf", ::sinf}, {"log1pf", ::log1pf}};
+  for (size_t f = 0; f < 2; ++f) {
+    tallies[f].check(input.data(), (*out)[f].dataAs<float>(),
+                     int64_t(input.size()));
+    EXPECT_EQ(tallies[f].mismatches, 0u)
+        << tallies[f].name << ": first at bits 0x" << std::hex
+        << tallies[f].firstBad << ": got " << tallies[f].firstGot
+        << ", the C library gives " << tallies[f].firstWant;
+  }
+}
+
 /// Inputs apart in the sweep: 1, every float, except in a sanitizer build,
 /// where the JIT-compiled code under test is not instrumented and the
 /// instrumented check would take minutes of CI for no finding of its own
