@@ -147,8 +147,8 @@ struct VariantCounters {
   /// Per shard: the variant kept (0: primary, 1: alternative), or -1 while
   /// the shard is still timing them or never reached the nest.
   std::vector<int32_t> chosen;
-  /// Per shard: the fastest run of each variant, in nanoseconds; -1 if it
-  /// has not run.
+  /// Per shard: the fastest run of each variant, in nanoseconds of the
+  /// shard thread's CPU time; -1 if it has not run.
   std::vector<int64_t> primaryNanos, alternativeNanos;
 };
 

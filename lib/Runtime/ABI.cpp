@@ -18,7 +18,7 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
+#include <ctime>
 #include <limits>
 
 using namespace loom;
@@ -36,10 +36,15 @@ bool checkKind(ShardContext &ctx, const char *function, int32_t kind,
   return false;
 }
 
-int64_t steadyNanos() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+/// The CPU time the calling thread has run, in nanoseconds. Variants are
+/// timed by it rather than by a wall clock: a shard that waits for a core
+/// (other processes, more shards than cores) would otherwise charge the
+/// wait to whichever variant it was running. Variants hold no collective,
+/// so they never wait for another shard.
+int64_t threadCpuNanos() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return int64_t(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
 }
 
 bool isIntKind(int32_t kind) {
@@ -163,12 +168,16 @@ void loom_rt_count_iteration(int64_t handle, int32_t loop,
 }
 
 int32_t loom_rt_variant_begin(int64_t handle, int32_t site, int32_t count) {
-  return ShardContext::fromAbiHandle(handle).variants.begin(site, count,
-                                                            steadyNanos());
+  VariantChoices &choices = ShardContext::fromAbiHandle(handle).variants;
+  // Once a site has kept a variant, its visits read no clock.
+  int64_t now = choices.chosen(site) < 0 ? threadCpuNanos() : 0;
+  return choices.begin(site, count, now);
 }
 
 void loom_rt_variant_end(int64_t handle, int32_t site) {
-  ShardContext::fromAbiHandle(handle).variants.end(site, steadyNanos());
+  VariantChoices &choices = ShardContext::fromAbiHandle(handle).variants;
+  int64_t now = choices.chosen(site) < 0 ? threadCpuNanos() : 0;
+  choices.end(site, now);
 }
 
 } // extern "C"

@@ -125,7 +125,7 @@ static std::string joinInts(const std::vector<int64_t> &values) {
 }
 
 /// "variants at LOC: primary P, alternative A; kept per shard [...];
-/// fastest run per shard, primary [...] and alternative [...] ms".
+/// fastest run per shard in CPU time, primary [...] and alternative [...] ms".
 static std::string describeChoices(const VariantCounters &site) {
   std::string kept, fastest[2];
   for (size_t s = 0; s < site.chosen.size(); ++s) {
@@ -140,11 +140,12 @@ static std::string describeChoices(const VariantCounters &site) {
       fastest[v] += nanos[v] < 0 ? fmt::format("{}-", sep)
                                  : fmt::format("{}{:.3f}", sep, nanos[v] / 1e6);
   }
-  return fmt::format("variants at {}: primary {}, alternative {}; kept per "
-                     "shard [{}]; fastest run per shard, primary [{}] and "
-                     "alternative [{}] ms",
-                     site.location, site.primary, site.alternative, kept,
-                     fastest[0], fastest[1]);
+  return fmt::format(
+      "variants at {}: primary {}, alternative {}; kept per "
+      "shard [{}]; fastest run per shard in CPU time, primary [{}] and "
+      "alternative [{}] ms",
+      site.location, site.primary, site.alternative, kept, fastest[0],
+      fastest[1]);
 }
 
 /// Per loop: iterations per shard, and for masked loops how many of the

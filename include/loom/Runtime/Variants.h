@@ -26,7 +26,8 @@ struct VariantStats {
   /// The variant kept (0: primary, 1: alternative), or -1 while it is still
   /// being timed or was never reached.
   int32_t chosen = -1;
-  /// The fastest time measured for each variant, in nanoseconds; -1 if none.
+  /// The least CPU time of the shard's thread measured for each variant, in
+  /// nanoseconds; -1 if none.
   int64_t best[2] = {-1, -1};
 };
 
@@ -41,7 +42,7 @@ public:
   static constexpr int32_t kMaxSite = 1 << 16;
 
   /// The variant (0: primary, 1: alternative) to run at `site` at time
-  /// `now` (in nanoseconds of a steady clock), out of `count`.
+  /// `now` (in nanoseconds of the shard thread's CPU clock), out of `count`.
   int32_t begin(int32_t site, int32_t count, int64_t now);
   /// Records that the variant begin() chose at `site` ended at `now`.
   void end(int32_t site, int64_t now);

@@ -19,7 +19,7 @@
 
 // --stats names the two variants; from the fifth call each shard keeps one.
 // RUN: loom-run %t.mlir --entry nest_vmap --repeat 5 --shards 2 --stats --input xs=%t.xs.npy | FileCheck %s --check-prefix=STATS
-// STATS: variants at {{.*}}refill-switch.mlir:{{[0-9]+}}:{{[0-9]+}}: primary gang with refill (width 32), alternative gang (width 32); kept per shard [{{(primary|alternative), (primary|alternative)}}]; fastest run per shard, primary [{{[0-9.]+, [0-9.]+}}] and alternative [{{[0-9.]+, [0-9.]+}}] ms{{$}}
+// STATS: variants at {{.*}}refill-switch.mlir:{{[0-9]+}}:{{[0-9]+}}: primary gang with refill (width 32), alternative gang (width 32); kept per shard [{{(primary|alternative), (primary|alternative)}}]; fastest run per shard in CPU time, primary [{{[0-9.]+, [0-9.]+}}] and alternative [{{[0-9.]+, [0-9.]+}}] ms{{$}}
 
 // Steps of x -> x odd ? 3x + 1 : x / 2 until x <= 1; lanes at or below 1
 // never enter.

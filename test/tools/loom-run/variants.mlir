@@ -34,17 +34,17 @@
 // STATS1: iterations per shard per call [0]
 // And each shard's choice, with the fastest run of each variant so far:
 // none yet after one call, both after two, a choice from the fifth on.
-// STATS1: variants at {{.*}}variants.mlir:{{[0-9]+}}:{{[0-9]+}}: primary masked, alternative gang with refill (width 32); kept per shard [undecided]; fastest run per shard, primary [{{[0-9]+\.[0-9]+}}] and alternative [-] ms{{$}}
+// STATS1: variants at {{.*}}variants.mlir:{{[0-9]+}}:{{[0-9]+}}: primary masked, alternative gang with refill (width 32); kept per shard [undecided]; fastest run per shard in CPU time, primary [{{[0-9]+\.[0-9]+}}] and alternative [-] ms{{$}}
 // RUN: loom-run %s --repeat 2 --stats --input targets=%t.targets.npy --input scales=%t.scales.npy | FileCheck %s --check-prefix=STATS2
 // STATS2-COUNT-4: lane utilisation
 // STATS2-NOT: per call [0]
 // STATS2: collectives per shard per call
-// STATS2-NEXT: kept per shard [undecided]; fastest run per shard, primary [{{[0-9]+\.[0-9]+}}] and alternative [{{[0-9]+\.[0-9]+}}] ms{{$}}
+// STATS2-NEXT: kept per shard [undecided]; fastest run per shard in CPU time, primary [{{[0-9]+\.[0-9]+}}] and alternative [{{[0-9]+\.[0-9]+}}] ms{{$}}
 // RUN: loom-run %s --repeat 5 --shards 2 --stats --input targets=%t.targets.npy --input scales=%t.scales.npy | FileCheck %s --check-prefix=STATS5
 // Each loop says which variant it is in.
 // STATS5-DAG: (masked, in variant masked): iterations
 // STATS5-DAG: (masked, in variant gang with refill (width 32)): iterations
-// STATS5: kept per shard [{{(primary|alternative), (primary|alternative)}}]; fastest run per shard, primary [{{[0-9.]+, [0-9.]+}}] and alternative [{{[0-9.]+, [0-9.]+}}] ms{{$}}
+// STATS5: kept per shard [{{(primary|alternative), (primary|alternative)}}]; fastest run per shard in CPU time, primary [{{[0-9.]+, [0-9.]+}}] and alternative [{{[0-9.]+, [0-9.]+}}] ms{{$}}
 
 // The reference is the scalar function's (here as Python computes it in
 // f64: the step counts are far from any rounding boundary), and the lanes

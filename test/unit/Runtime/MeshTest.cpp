@@ -30,6 +30,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <limits>
 #include <mutex>
 #include <random>
@@ -225,6 +226,18 @@ TEST(VariantChoices, BadSitesAndCountsRunThePrimary) {
   EXPECT_EQ(choices.bestTime(0, 7), -1);
 }
 
+/// Runs for `cpu` of this thread's CPU time.
+void spinFor(std::chrono::nanoseconds cpu) {
+  auto now = [] {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return std::chrono::seconds(t.tv_sec) + std::chrono::nanoseconds(t.tv_nsec);
+  };
+  auto end = now() + cpu;
+  while (now() < end) {
+  }
+}
+
 TEST(VariantChoices, EachShardKeepsItsOwnAcrossRuns) {
   auto mesh = makeMesh(2);
   ASSERT_TRUE(mesh);
@@ -235,7 +248,7 @@ TEST(VariantChoices, EachShardKeepsItsOwnAcrossRuns) {
       int32_t variant = loom_rt_variant_begin(handle, 0, 2);
       // Shard 0's alternative is slow, shard 1's primary.
       if ((ctx.shard == 0) == (variant == 1))
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        spinFor(std::chrono::milliseconds(5));
       loom_rt_variant_end(handle, 0);
       ran[ctx.shard].push_back(variant);
       return Status::success();
@@ -258,6 +271,36 @@ TEST(VariantChoices, EachShardKeepsItsOwnAcrossRuns) {
     EXPECT_GE(fast, 0);
     EXPECT_LT(fast, slow);
   }
+}
+
+/// A variant is timed by the CPU time its shard's thread ran, so a shard
+/// that waited for a core (here: slept) does not charge the wait to the
+/// variant it was running.
+TEST(VariantChoices, TimeWithoutTheCoreDoesNotCount) {
+  auto mesh = makeMesh(1);
+  ASSERT_TRUE(mesh);
+  std::vector<int32_t> ran;
+  for (int run = 0; run < 2 * VariantChoices::kTrials + 2; ++run) {
+    Status status = mesh->run(1, [&](ShardContext &ctx) {
+      int64_t handle = ctx.abiHandle();
+      int32_t variant = loom_rt_variant_begin(handle, 0, 2);
+      if (variant == 0)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      else
+        spinFor(std::chrono::milliseconds(2));
+      loom_rt_variant_end(handle, 0);
+      ran.push_back(variant);
+      return Status::success();
+    });
+    ASSERT_TRUE(status.ok()) << status.message();
+  }
+  EXPECT_EQ(ran, (std::vector<int32_t>{0, 1, 0, 1, 0, 0}));
+  MeshStats stats = mesh->stats();
+  ASSERT_EQ(stats.shards.size(), 1u);
+  ASSERT_EQ(stats.shards[0].variants.size(), 1u);
+  const VariantStats &site = stats.shards[0].variants[0];
+  EXPECT_LT(site.best[0], 1'000'000);
+  EXPECT_GE(site.best[1], 2'000'000);
 }
 
 //===----------------------------------------------------------------------===//
