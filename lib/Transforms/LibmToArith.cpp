@@ -212,3 +212,24 @@ struct LoomLibmToArith : loom::impl::LoomLibmToArithBase<LoomLibmToArith> {
 };
 
 } // namespace
+
+mlir::loom::libm::Emitter::Values
+mlir::loom::libm::Emitter::ifAnyLane(Value mask,
+                                     function_ref<Values(Emitter &)> some,
+                                     function_ref<Values(Emitter &)> none) {
+  if (lanes.empty())
+    return some(*this);
+  Value any =
+      b.create<vector::ReductionOp>(loc, vector::CombiningKind::OR, mask);
+  auto branch = b.create<scf::IfOp>(
+      loc, any,
+      [&](OpBuilder &tb, Location tl) {
+        Emitter te{tb, tl, lanes};
+        tb.create<scf::YieldOp>(tl, ValueRange(some(te)));
+      },
+      [&](OpBuilder &eb, Location el) {
+        Emitter ee{eb, el, lanes};
+        eb.create<scf::YieldOp>(el, ValueRange(none(ee)));
+      });
+  return Values(branch.getResults());
+}

@@ -80,6 +80,15 @@ struct Emitter {
     return cmp(arith::CmpIPredicate::ne, op<arith::AndIOp>(v, i32(mask)),
                i32(0));
   }
+
+  /// What `some` computes, where a lane of `mask` is set; elsewhere `none`
+  /// computes the same values for lanes that do not need `some`'s work.
+  /// On a vector, an scf.if on whether any lane is set, as glibc branches
+  /// for its rare cases but for every lane at once; on a scalar, `some`,
+  /// branch-free, as the scalar code has always been computed.
+  using Values = SmallVector<Value, 4>;
+  Values ifAnyLane(Value mask, function_ref<Values(Emitter &)> some,
+                   function_ref<Values(Emitter &)> none);
 };
 
 /// sinf(x) for an f32 `x`, or on each lane of a vector of f32, as glibc's
@@ -88,7 +97,8 @@ struct Emitter {
 Value expandSinf(OpBuilder &b, Location loc, Value x);
 
 /// log1pf(x) for an f32 `x`, or on each lane of a vector of f32, as
-/// glibc's (fdlibm's, in float arithmetic) computes it.
+/// glibc's (fdlibm's, in float arithmetic) computes it. On a vector, its
+/// rare cases are computed only when a lane has one.
 Value expandLog1pf(OpBuilder &b, Location loc, Value x);
 
 } // namespace mlir::loom::libm

@@ -7,7 +7,9 @@
 // glibc 2.36's log1pf (sysdeps/ieee754/flt-32/s_log1pf.c, fdlibm's) in float
 // arithmetic with no contraction, as its x86-64 build computes it: the
 // order of every operation was checked against its machine code. Each of
-// its cases is computed on every lane and the lane's own picked by selects.
+// its cases is computed on every lane and the lane's own picked by selects;
+// on a vector, the rare ones (x <= -1, infinities and NaNs, tiny x) only
+// when a lane has one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -102,15 +104,39 @@ Value mlir::loom::libm::expandLog1pf(OpBuilder &b, Location loc, Value x) {
   Value result = e.select(e.cmp(Pred::eq, hu, e.i32(0)), small, general);
 
   // x <= -1: -inf at -1, else (x - x) / (x - x), NaN. Positive infinity and
-  // NaN: x + x. Tiny: x, or x - x^2 / 2 above 2^-54.
-  Value d = fsub(x, x);
-  Value nonPositive =
-      e.select(feq(x, e.f32(-1.0f)),
-               e.f32(-std::numeric_limits<float>::infinity()), fdiv(d, d));
-  Value tinyResult = e.select(e.ult(ax, e.i32(0x24800000)), x,
-                              fsub(x, fmul(fmul(x, x), e.f32(0.5f))));
-  Value inBelow =
-      e.select(minusOneOrLess, nonPositive, e.select(tiny, tinyResult, result));
+  // NaN: x + x. Tiny: x, or x - x^2 / 2 above 2^-54. On a vector, these
+  // (a division among them) only when a lane is one of them.
   Value infOrNaN = e.cmp(Pred::sge, hx, e.i32(0x7f800000));
-  return e.select(below, inBelow, e.select(infOrNaN, fadd(x, x), result));
+  // Zeros, common inputs, are tiny, but the general results are the same
+  // zeros.
+  Value rareTiny = e.op<arith::AndIOp>(tiny, e.cmp(Pred::ne, ax, e.i32(0)));
+  Value special =
+      e.select(below, e.op<arith::OrIOp>(minusOneOrLess, rareTiny), infOrNaN);
+  return e
+      .ifAnyLane(
+          special,
+          [&](Emitter &se) -> Emitter::Values {
+            auto fsub = [&](Value a, Value c) {
+              return se.op<arith::SubFOp>(a, c);
+            };
+            auto fmul = [&](Value a, Value c) {
+              return se.op<arith::MulFOp>(a, c);
+            };
+            Value d = fsub(x, x);
+            Value nonPositive = se.select(
+                se.b.create<arith::CmpFOp>(se.loc, arith::CmpFPredicate::OEQ, x,
+                                           se.f32(-1.0f)),
+                se.f32(-std::numeric_limits<float>::infinity()),
+                se.op<arith::DivFOp>(d, d));
+            Value tinyResult =
+                se.select(se.ult(ax, se.i32(0x24800000)), x,
+                          fsub(x, fmul(fmul(x, x), se.f32(0.5f))));
+            Value inBelow = se.select(minusOneOrLess, nonPositive,
+                                      se.select(tiny, tinyResult, result));
+            return {se.select(
+                below, inBelow,
+                se.select(infOrNaN, se.op<arith::AddFOp>(x, x), result))};
+          },
+          [&](Emitter &) -> Emitter::Values { return {result}; })
+      .front();
 }

@@ -15,9 +15,6 @@
 
 #include "LibmToArith.h"
 
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
-
 using namespace mlir;
 using namespace mlir::loom::libm;
 
@@ -128,28 +125,20 @@ Reduced reduceEach(Emitter &e, Value bits, Value near, Value xd) {
 }
 
 /// On a vector, reduce_large and the selects between the reductions only
-/// when a lane needs it (as glibc branches, but for every lane at once):
-/// the arguments of most programs are all near.
+/// when a lane needs it: the arguments of most programs are all near.
 Reduced reduce(Emitter &e, Value bits, Value near, Value xd) {
-  if (e.lanes.empty())
-    return reduceEach(e, bits, near, xd);
-  OpBuilder &b = e.b;
-  Value far = e.op<arith::XOrIOp>(near, e.constant(b.getBoolAttr(true)));
-  Value anyFar =
-      b.create<vector::ReductionOp>(e.loc, vector::CombiningKind::OR, far);
-  auto branch = b.create<scf::IfOp>(
-      e.loc, anyFar,
-      [&](OpBuilder &tb, Location tl) {
-        Emitter te{tb, tl, e.lanes};
+  Value far = e.op<arith::XOrIOp>(near, e.constant(e.b.getBoolAttr(true)));
+  Emitter::Values r = e.ifAnyLane(
+      far,
+      [&](Emitter &te) -> Emitter::Values {
         Reduced each = reduceEach(te, bits, near, xd);
-        tb.create<scf::YieldOp>(tl, ValueRange{each.y, each.n, each.q});
+        return {each.y, each.n, each.q};
       },
-      [&](OpBuilder &eb, Location el) {
-        Emitter ee{eb, el, e.lanes};
-        auto [y, n] = reduceFast(ee, xd);
-        eb.create<scf::YieldOp>(el, ValueRange{y, n, n});
+      [&](Emitter &ne) -> Emitter::Values {
+        auto [y, n] = reduceFast(ne, xd);
+        return {y, n, n};
       });
-  return {branch.getResult(0), branch.getResult(1), branch.getResult(2)};
+  return {r[0], r[1], r[2]};
 }
 
 } // namespace
