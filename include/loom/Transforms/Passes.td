@@ -373,13 +373,15 @@ def LoomLibmToArith : Pass<"loom-libm-to-arith", "ModuleOp"> {
       glibc's ifunc picks where FMA and AVX2 are usable): the argument in
       double precision, Cody-Waite reduction by pi/2 below 120 and the 4/pi
       bit table above it, then the degree-7 sine or degree-8 cosine
-      polynomial, with the same fused multiply-adds (`llvm.intr.fma`);
-      glibc's branches between its cases are selects, except that the
-      reduction above 120 runs only when a lane needs it;
+      polynomial (one shape, so each lane evaluates its own on operands
+      selected by quadrant), with the same fused multiply-adds
+      (`llvm.intr.fma`); glibc's branches between its cases are selects,
+      except that the reduction above 120 runs only when a lane needs it;
     - `log1pf` (fdlibm's, in float arithmetic, no contraction): 1 + x as
       2^k (1 + f) with its rounding error, then log(1 + f) from
       s = f / (2 + f) by a degree-7 polynomial in s^2, every branch a
-      select.
+      select, except that its rare cases (x <= -1, infinities and NaNs,
+      tiny x) run only when a lane has one.
 
     Where LLVM's loop or SLP vectorizer widens a call, it calls the variant
     of its width; scalar code (a loop it leaves scalar, a vectorized loop's
