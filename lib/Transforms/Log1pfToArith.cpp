@@ -116,21 +116,17 @@ Value mlir::loom::libm::expandLog1pf(OpBuilder &b, Location loc, Value x) {
       .ifAnyLane(
           special,
           [&](Emitter &se) -> Emitter::Values {
-            auto fsub = [&](Value a, Value c) {
-              return se.op<arith::SubFOp>(a, c);
-            };
-            auto fmul = [&](Value a, Value c) {
-              return se.op<arith::MulFOp>(a, c);
-            };
-            Value d = fsub(x, x);
+            Value d = se.op<arith::SubFOp>(x, x);
             Value nonPositive = se.select(
                 se.b.create<arith::CmpFOp>(se.loc, arith::CmpFPredicate::OEQ, x,
                                            se.f32(-1.0f)),
                 se.f32(-std::numeric_limits<float>::infinity()),
                 se.op<arith::DivFOp>(d, d));
-            Value tinyResult =
-                se.select(se.ult(ax, se.i32(0x24800000)), x,
-                          fsub(x, fmul(fmul(x, x), se.f32(0.5f))));
+            Value tinyResult = se.select(
+                se.ult(ax, se.i32(0x24800000)), x,
+                se.op<arith::SubFOp>(
+                    x, se.op<arith::MulFOp>(se.op<arith::MulFOp>(x, x),
+                                            se.f32(0.5f))));
             Value inBelow = se.select(minusOneOrLess, nonPositive,
                                       se.select(tiny, tinyResult, result));
             return {se.select(
