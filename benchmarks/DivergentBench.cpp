@@ -169,14 +169,22 @@ void loadPrograms() {
 struct Strategy {
   loom::DivergentPolicy policy;
   bool refill = false;
+  /// CompileOptions::laneVectors (rows named <strategy>-lv).
+  bool laneVectors = false;
   bool operator!=(const Strategy &o) const {
-    return policy != o.policy || refill != o.refill;
+    return policy != o.policy || refill != o.refill ||
+           laneVectors != o.laneVectors;
   }
 };
 
 std::string nameOf(Strategy s) {
-  return std::string(loom::toString(s.policy)) + (s.refill ? "-refill" : "");
+  return std::string(loom::toString(s.policy)) + (s.refill ? "-refill" : "") +
+         (s.laneVectors ? "-lv" : "");
 }
+
+/// --lane-vectors: also time gang, gang with refill and auto with
+/// CompileOptions::laneVectors, beside the rows without.
+bool laneVectorRows = false;
 
 const Strategy kPerLane{loom::DivergentPolicy::PerLane};
 const Strategy kAuto{loom::DivergentPolicy::Auto};
@@ -199,6 +207,7 @@ loom::CompileOptions optionsFor(Strategy d, int shards) {
   options.shards = shards;
   options.divergent = d.policy;
   options.refill = d.refill;
+  options.laneVectors = d.laneVectors;
   return options;
 }
 
@@ -316,7 +325,7 @@ void benchVariant(benchmark::State &state, const Program *p, Strategy d,
   state.counters["compile_ms"] = 1e3 * c.compileSeconds;
   state.counters["held_out"] = p->heldOut;
   state.counters["lanes"] = static_cast<double>(kBatch);
-  if (d.policy == loom::DivergentPolicy::Auto) {
+  if (d.policy == loom::DivergentPolicy::Auto && !d.laneVectors) {
     auto [masked, loops] = autoChoice(*p, shards);
     state.counters["masked_loops"] = masked;
     state.counters["loops"] = loops;
@@ -351,11 +360,18 @@ void registerAll() {
   for (const Program &p : programs())
     for (int shards : {1, 2})
       for (Strategy d : strategies()) {
-        std::string name = "divergent/" + p.name + "/s" +
-                           std::to_string(shards) + "/" + nameOf(d);
-        benchmark::RegisterBenchmark(name.c_str(), benchVariant, &p, d, shards)
-            ->Unit(benchmark::kMillisecond)
-            ->UseRealTime();
+        std::vector<Strategy> rows = {d};
+        if (laneVectorRows && d.policy != loom::DivergentPolicy::Masked &&
+            d.policy != loom::DivergentPolicy::PerLane)
+          rows.push_back({d.policy, d.refill, /*laneVectors=*/true});
+        for (Strategy row : rows) {
+          std::string name = "divergent/" + p.name + "/s" +
+                             std::to_string(shards) + "/" + nameOf(row);
+          benchmark::RegisterBenchmark(name.c_str(), benchVariant, &p, row,
+                                       shards)
+              ->Unit(benchmark::kMillisecond)
+              ->UseRealTime();
+        }
       }
 }
 
@@ -363,8 +379,16 @@ void registerAll() {
 
 int main(int argc, char **argv) {
   benchmark::Initialize(&argc, argv);
-  // What is left: --examples=DIR, the seed's programs (the suite is beside
-  // this file's source, in benchmarks/divergent/).
+  // What is left: --lane-vectors, and --examples=DIR, the seed's programs
+  // (the suite is beside this file's source, in benchmarks/divergent/).
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--lane-vectors") == 0)
+      laneVectorRows = true;
+    else
+      argv[kept++] = argv[i];
+  }
+  argc = kept;
   if (!loom::bench::parseExamplesFlag(argc, argv, "loom-bench-divergent",
                                       examplesDir))
     return 1;

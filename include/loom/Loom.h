@@ -81,6 +81,11 @@ struct CompileOptions {
   /// Allow a*b+c to become a fused multiply-add. Off by default, so every
   /// strategy and shard count computes the same bits.
   bool fpContraction = false;
+  /// On a CPU, carry a gang's lane values as vectors and compute its loops
+  /// over lanes as vector ops (loom-lane-tensors-to-vectors), instead of
+  /// buffers and loops that LLVM's vectorizers widen. Experimental, off by
+  /// default: docs/vmap.md has what it gains and costs.
+  bool laneVectors = false;
   /// LLVM optimization level, 0 to 3.
   int optLevel = 3;
   /// Verify the IR after every pass of the lowering (bufferization and the

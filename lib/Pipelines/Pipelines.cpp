@@ -26,6 +26,7 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -131,6 +132,11 @@ void mlir::loom::buildLoomBufferizePipeline(OpPassManager &pm,
   pm.addPass(createLoomScalarizeSmallTensors());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Before elementwise ops on tensors become linalg.generic loops.
+  if (options.laneVectors) {
+    pm.addPass(createLoomLaneTensorsToVectors());
+    pm.addPass(createCanonicalizerPass());
+  }
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addPass(createLoomCarryInPlace());
@@ -178,6 +184,11 @@ void mlir::loom::buildLoomBuffersToLLVMPipeline(OpPassManager &pm,
   // become a memcpy would call memrefCopy, which the JIT does not provide.
   pm.addPass(createLoomLowerStridedCopies());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // A lane vector read from or written to a strided view (a column of a
+  // gang's 2-D lane tensor, loom-lane-tensors-to-vectors): element by
+  // element, which convert-vector-to-llvm does not do.
+  pm.addPass(createConvertVectorToSCFPass(
+      VectorTransferToSCFOptions().enableFullUnroll()));
   // A lane mask in memory as bytes: the loop vectorizer widens no i1 load.
   pm.addPass(createLoomWidenBoolBuffers());
   // Before loom-libm-to-arith, which gives the variants' vector math the

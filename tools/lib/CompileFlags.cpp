@@ -61,6 +61,11 @@ static cl::opt<std::string> loopSync("loop-sync",
 static cl::opt<bool> fpContraction("fp-contraction",
                                    cl::desc("Allow fused multiply-add"),
                                    cl::cat(tools::compileCategory()));
+static cl::opt<bool>
+    laneVectors("lane-vectors",
+                cl::desc("Carry a gang's lane values as vectors (experimental: "
+                         "docs/vmap.md)"),
+                cl::cat(tools::compileCategory()));
 static cl::opt<int> optLevel("O", cl::desc("LLVM optimization level (0-3)"),
                              cl::init(3), cl::Prefix,
                              cl::cat(tools::compileCategory()));
@@ -97,6 +102,7 @@ Result<CompileOptions> loom::tools::compileOptionsFromFlags(bool countLoops) {
   options.entry = entryName;
   options.shards = shards;
   options.fpContraction = fpContraction;
+  options.laneVectors = laneVectors;
   options.optLevel = optLevel;
   options.verifyEachPass = verifyEach;
   options.countLoops = countLoops;
@@ -170,9 +176,9 @@ static std::string flagName(const cl::Option &option) {
 /// Every flag of compileCategory().
 static llvm::ArrayRef<const cl::Option *> compileFlags() {
   static const cl::Option *const flags[] = {
-      &entryName,  &backend,   &shards,   &divergent,     &gangWidth,
-      &refill,     &adaptive,  &loopSync, &fpContraction, &optLevel,
-      &verifyEach, &targetCPU, &gpuArch,  &cudaPath};
+      &entryName, &backend,    &shards,    &divergent,     &gangWidth,
+      &refill,    &adaptive,   &loopSync,  &fpContraction, &laneVectors,
+      &optLevel,  &verifyEach, &targetCPU, &gpuArch,       &cudaPath};
   return flags;
 }
 

@@ -166,6 +166,12 @@ struct LoomToLLVMOptions : public PassPipelineOptions<LoomToLLVMOptions> {
                      "so that they vectorize (loom-libm-to-arith: only for "
                      "code that runs with glibc on a CPU with FMA and AVX2)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> laneVectors{
+      *this, "lane-vectors",
+      llvm::cl::desc("Carry small static lane tensors (a gang's) as vector "
+                     "values (loom-lane-tensors-to-vectors; experimental: "
+                     "docs/vmap.md)"),
+      llvm::cl::init(false)};
 };
 
 /// Appends batching and sharding: loom-annotate-batch-axes, loom-vmap,

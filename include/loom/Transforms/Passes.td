@@ -190,6 +190,63 @@ def LoomCopySlicedCallOperands
                            "::mlir::tensor::TensorDialect"];
 }
 
+def LoomLaneTensorsToVectors
+    : Pass<"loom-lane-tensors-to-vectors", "ModuleOp"> {
+  let summary = "Carry small static lane tensors as vector values";
+  let description = [{
+    A gang of `W` lanes (`loom-vmap`'s `divergent=gang`) computes on
+    `tensor<W x T>` values. Bufferized, each is a `W`-element buffer and
+    each op a loop over it, which LLVM must unroll or vectorize back into
+    vector code. This pass carries every static 1-D tensor of 2 to 64
+    integers, floats or indices as the vector of its shape instead, so that
+    its ops reach LLVM as vector instructions, as ISPC compiles a gang.
+
+    First, a loop over the lanes (`scf.for` from 0 to the lane count, step
+    1) that is lanewise becomes its body's ops on lane tensors: each of its
+    lane-tensor carries is read only at the loop's lane and written by one
+    `tensor.insert` at it, each scalar carry is folded over the lanes by one
+    combining op (a `linalg.reduce`, in lane order), and the rest of its
+    body is elementwise ops, `tensor.extract`s at the lane of lane tensors
+    from outside, and calls of functions whose bodies are one block of
+    elementwise ops on scalars, which call a copy of the function on lane
+    tensors (`<name>_lanes`, kept out of line). Then one dialect conversion
+    turns the lane tensors into vectors, lane for lane the same: elementwise
+    `arith` and `math` ops (a libm function on a vector calls
+    `loom-libm-to-arith`'s vector variants, or the scalar function once per
+    lane, as a loop would); constants; `tensor.empty` and
+    `bufferization.alloc_tensor` (zeros: nothing reads them); `linalg.fill`
+    and `tensor.splat` (a broadcast); `tensor.from_elements`;
+    `tensor.extract` and `tensor.insert` at a constant lane; `linalg.copy`;
+    a `linalg.generic` over the lanes whose body is elementwise ops; a
+    `linalg.reduce` of the lanes by one op (a `vector.reduction`);
+    `scf.for`, `scf.if` and `scf.while` carrying such values; and private
+    functions taking or returning them, when every use is a call. Every
+    other op keeps its tensors: the vector is written into a fresh tensor
+    before it and read back after it (a mask as bytes: LLVM packs a vector
+    of `i1` into bits in memory). So is the innermost `scf.for` around a
+    lane read or written at a dynamic position (a loop over lanes that is
+    not lanewise, a gang's refill), whole: on a vector each such lane would
+    move the whole vector through the stack.
+
+    ```mlir
+    %e = tensor.empty() : tensor<32xf32>
+    %b = linalg.fill ins(%s : f32) outs(%e : tensor<32xf32>) -> tensor<32xf32>
+    %r = arith.addf %a, %b : tensor<32xf32>
+    // becomes
+    %b = vector.broadcast %s : f32 to vector<32xf32>
+    %r = arith.addf %a, %b : vector<32xf32>
+    ```
+
+    `loom-bufferize` runs it before `convert-elementwise-to-linalg` with
+    `lane-vectors=1` (`CompileOptions::laneVectors`, `--lane-vectors`). It
+    is off by default: docs/vmap.md has what it gains and costs.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def LoomWidenBoolBuffers : Pass<"loom-widen-bool-buffers"> {
   let summary = "Store a buffer of i1 as bytes, read and written by scalar "
                 "loads and stores";

@@ -127,6 +127,7 @@ void CPUBackend::buildLoweringPipeline(mlir::OpPassManager &pm,
                                        bool aheadOfTime) const {
   mlir::loom::LoomToLLVMOptions lowering;
   lowering.fpContraction = options.fpContraction;
+  lowering.laneVectors = options.laneVectors;
   lowering.libmToArith = runsGlibcFMAVariants(options, aheadOfTime);
   mlir::loom::buildLoomToLLVMPipeline(pm, lowering);
 }
@@ -135,6 +136,7 @@ void CPUBackend::buildBufferizationPipeline(
     mlir::OpPassManager &pm, const CompileOptions &options) const {
   mlir::loom::LoomToLLVMOptions lowering;
   lowering.fpContraction = options.fpContraction;
+  lowering.laneVectors = options.laneVectors;
   mlir::loom::buildLoomBufferizePipeline(pm, lowering);
 }
 

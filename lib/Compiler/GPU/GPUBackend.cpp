@@ -120,6 +120,10 @@ public:
           "--divergent gang is not available with --backend gpu: a GPU's "
           "warps already run lanes in gangs, one thread per lane (use auto "
           "or per-lane)");
+    if (options.laneVectors)
+      return Status::error(
+          "--lane-vectors is not available with --backend gpu: a kernel's "
+          "lanes are threads, not vector elements");
     if (!isGPUArch(options.gpuArch))
       return Status::error("--gpu-arch must name a CUDA architecture such as "
                            "sm_90 or sm_80, got '" +

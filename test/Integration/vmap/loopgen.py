@@ -38,6 +38,8 @@ VARIANTS = [
     "gang4-refill-s3:--divergent gang --gang-width 4 --refill --shards 3",
     "per-lane-s2:--divergent per-lane --shards 2",
     "auto-O0:--divergent auto -O0",
+    "gang4-refill-lv:--divergent gang --gang-width 4 --refill --lane-vectors",
+    "auto-lv-s2:--divergent auto --lane-vectors --shards 2 --repeat 2",
 ]
 
 

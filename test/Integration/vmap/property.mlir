@@ -11,8 +11,9 @@
 // Gang runs on every line: a width that divides no batch here, so each
 // has a masked tail gang, and widths above the smaller batches.
 // Under auto, the second call runs a timed site's alternative (a lock-step
-// gang of a refill loop among them: the SDE's at both widths).
-// DEFINE: %{gang_variants} = --variant "gang4:--divergent gang --gang-width 4" --variant "gang4-refill:--divergent gang --gang-width 4 --refill" --variant "gang16-refill:--divergent gang --refill" --variant "auto-second-call:--divergent auto --repeat 2" --variant "auto4-second-call:--divergent auto --gang-width 4 --repeat 2"
+// gang of a refill loop among them: the SDE's at both widths). The -lv
+// variants carry the gangs' lane values as vectors (--lane-vectors).
+// DEFINE: %{gang_variants} = --variant "gang4:--divergent gang --gang-width 4" --variant "gang4-refill:--divergent gang --gang-width 4 --refill" --variant "gang16-refill:--divergent gang --refill" --variant "auto-second-call:--divergent auto --repeat 2" --variant "auto4-second-call:--divergent auto --gang-width 4 --repeat 2" --variant "gang4-refill-lv:--divergent gang --gang-width 4 --refill --lane-vectors" --variant "auto-lv-second-call:--divergent auto --lane-vectors --repeat 2"
 // DEFINE: %{split_variants} = --variant "masked-s2:--divergent masked --shards 2" --variant "masked-s3-global:--divergent masked --shards 3 --loop-sync global" --variant "masked-s3-local:--divergent masked --shards 3 --loop-sync local" --variant "per-lane-s3:--divergent per-lane --shards 3" --variant "gang4-s2:--divergent gang --gang-width 4 --shards 2" --variant "gang4-refill-s3:--divergent gang --gang-width 4 --refill --shards 3"
 
 // The seed's MWE on jax.random.split(PRNGKey(0), 30), and on no lanes and
@@ -107,4 +108,6 @@
 // GANG: gang16-refill: {{[0-9]+}} lanes checked
 // GANG: auto-second-call: {{[0-9]+}} lanes checked
 // GANG: auto4-second-call: {{[0-9]+}} lanes checked
+// GANG: gang4-refill-lv: {{[0-9]+}} lanes checked
+// GANG: auto-lv-second-call: {{[0-9]+}} lanes checked
 // CHECK: PASS

@@ -11,6 +11,8 @@
 // OPT: {{^}}loom-run: -O is a compile option, and {{.*}}mwe.so is already compiled (give it to loom-compile){{$}}
 // RUN: not loom-run %t/mwe.so --fp-contraction 2>&1 | FileCheck %s --check-prefix=FMA
 // FMA: {{^}}loom-run: --fp-contraction is a compile option,
+// RUN: not loom-run %t/mwe.so --lane-vectors 2>&1 | FileCheck %s --check-prefix=LANES
+// LANES: {{^}}loom-run: --lane-vectors is a compile option,
 // RUN: not loom-run %t/mwe.so --verify-each 2>&1 | FileCheck %s --check-prefix=VERIFY
 // VERIFY: {{^}}loom-run: --verify-each is a compile option,
 // RUN: not loom-run %t/mwe.so --entry main 2>&1 | FileCheck %s --check-prefix=ENTRY
