@@ -221,6 +221,22 @@ bool isElementwiseFunction(func::FuncOp func) {
       });
 }
 
+/// `op`, a constant or an elementwise op on scalars, on `lanes` lanes: a
+/// constant splat, or the same op on `operands`, lane tensors.
+Operation *onLaneTensors(OpBuilder &b, Operation &op, ValueRange operands,
+                         int64_t lanes) {
+  auto wide = [&](Type type) { return RankedTensorType::get({lanes}, type); };
+  if (auto constant = dyn_cast<arith::ConstantOp>(op))
+    return b.create<arith::ConstantOp>(
+        constant.getLoc(),
+        DenseElementsAttr::get(wide(constant.getType()), constant.getValue()));
+  SmallVector<Type> types;
+  for (Type type : op.getResultTypes())
+    types.push_back(wide(type));
+  return b.create(op.getLoc(), op.getName().getIdentifier(), operands, types,
+                  op.getAttrs());
+}
+
 /// Lane-tensor clones of elementwise functions, one per function and width.
 class LaneFunctions {
 public:
@@ -262,23 +278,11 @@ private:
     IRMapping mapping;
     mapping.map(body.getArguments(), entry->getArguments());
     for (Operation &op : body.without_terminator()) {
-      if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
-        mapping.map(constant.getResult(),
-                    b.create<arith::ConstantOp>(
-                        constant.getLoc(),
-                        DenseElementsAttr::get(wide(constant.getType()),
-                                               constant.getValue())));
-        continue;
-      }
       SmallVector<Value> operands;
       for (Value operand : op.getOperands())
         operands.push_back(mapping.lookup(operand));
-      SmallVector<Type> types;
-      for (Type type : op.getResultTypes())
-        types.push_back(wide(type));
-      Operation *widened = b.create(op.getLoc(), op.getName().getIdentifier(),
-                                    operands, types, op.getAttrs());
-      mapping.map(op.getResults(), widened->getResults());
+      mapping.map(op.getResults(),
+                  onLaneTensors(b, op, operands, lanes)->getResults());
     }
     SmallVector<Value> returned;
     for (Value value : body.getTerminator()->getOperands())
@@ -416,29 +420,16 @@ void rewriteLanewiseLoop(scf::ForOp loop, int64_t lanes,
                   lanesOf.lookupOrDefault(extract.getTensor()));
       continue;
     }
-    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
-      lanesOf.map(constant.getResult(),
-                  b.create<arith::ConstantOp>(
-                      constant.getLoc(),
-                      DenseElementsAttr::get(wide(constant.getType()),
-                                             constant.getValue())));
-      continue;
-    }
     SmallVector<Value> operands;
     for (Value operand : op.getOperands())
       operands.push_back(onLanes(operand));
     Operation *widened;
-    if (auto call = dyn_cast<func::CallOp>(op)) {
+    if (auto call = dyn_cast<func::CallOp>(op))
       widened = b.create<func::CallOp>(
           call.getLoc(), functions.get(functions.lookupCallee(call), lanes),
           operands);
-    } else {
-      SmallVector<Type> types;
-      for (Type type : op.getResultTypes())
-        types.push_back(wide(type));
-      widened = b.create(op.getLoc(), op.getName().getIdentifier(), operands,
-                         types, op.getAttrs());
-    }
+    else
+      widened = onLaneTensors(b, op, operands, lanes);
     lanesOf.map(op.getResults(), widened->getResults());
   }
   SmallVector<Value> results;
