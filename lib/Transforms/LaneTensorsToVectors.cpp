@@ -41,9 +41,9 @@ using namespace mlir;
 
 namespace {
 
-/// A gang's lanes (loom-vmap's widths go to 64) and the small per-lane
-/// tensors loom-split-lane-tensors leaves; a larger static batch stays in
-/// memory, where LLVM's loop vectorizer walks it.
+/// A gang of up to twice loom-vmap's default width (32), and the small
+/// per-lane tensors loom-split-lane-tensors leaves; a wider gang or a larger
+/// static batch stays in memory, where LLVM's loop vectorizer walks it.
 constexpr int64_t kMaxLanes = 64;
 
 /// The vector a tensor of `type` is carried as, or null.
