@@ -220,12 +220,14 @@ static llvm::StringSet<> deferVariants(llvm::Module &module,
 /// Deletes the variants nothing calls, and then those that only they
 /// called.
 static void eraseUncalledVariants(llvm::Module &module,
-                                  const llvm::StringSet<> &variants) {
+                                  const llvm::StringSet<> &variants,
+                                  llvm::FunctionAnalysisManager &fam) {
   for (bool erased = true; erased;) {
     erased = false;
     for (const auto &name : variants)
       if (llvm::Function *fn = module.getFunction(name.getKey());
           fn && fn->use_empty()) {
+        fam.clear(*fn, fn->getName());
         fn->eraseFromParent();
         erased = true;
       }
@@ -267,9 +269,11 @@ static void finishDeferredVariants(llvm::Module &module,
     }
     fam.invalidate(*fn, llvm::PreservedAnalyses::none());
   }
-  eraseUncalledVariants(module, variants);
-  for (llvm::Function *fn : called)
-    simplify.run(*fn, fam);
+  // By name: inlining may have left one of them uncalled, and deleted.
+  eraseUncalledVariants(module, variants, fam);
+  for (const auto &name : deferred)
+    if (llvm::Function *fn = module.getFunction(name.getKey()))
+      simplify.run(*fn, fam);
 }
 
 llvm::Error loom::detail::optimizeModule(llvm::Module &module,
@@ -317,7 +321,7 @@ llvm::Error loom::detail::optimizeModule(llvm::Module &module,
   llvm::ModulePassManager passes = buildPipeline(builder, level, callbacks);
   passes.run(module, mam);
   // A variant no vectorizer called is not worth generating code for.
-  eraseUncalledVariants(module, variants);
+  eraseUncalledVariants(module, variants, fam);
   if (!deferred.empty()) {
     llvm::FunctionPassManager simplify =
         builder.buildFunctionSimplificationPipeline(
