@@ -59,6 +59,7 @@ LoomVmapPassOptions LoomPipelineOptions::vmapOptions() const {
   vmap.gangOpCost = gangOpCost;
   vmap.gangOnePassOpCost = gangOnePassOpCost;
   vmap.batchedLaneOpCost = batchedLaneOpCost;
+  vmap.tableReadCost = tableReadCost;
   vmap.carriedLatencyCost = carriedLatencyCost;
   vmap.gangOverhead = gangOverhead;
   vmap.refillOpCost = refillOpCost;

@@ -110,6 +110,12 @@ struct LoomPipelineOptions : public PassPipelineOptions<LoomPipelineOptions> {
       llvm::cl::desc("Cost per lane and trip of a lane-by-lane op in the "
                      "masked and gang forms, in scalar ops (cost model)"),
       llvm::cl::init(LoomVmapPassOptions{}.batchedLaneOpCost)};
+  PassOptions::Option<double> tableReadCost{
+      *this, "table-read-cost",
+      llvm::cl::desc("Cost per lane and trip of a read of a constant table "
+                     "at a lane's index in a loop masked in one pass, in "
+                     "scalar ops (cost model)"),
+      llvm::cl::init(LoomVmapPassOptions{}.tableReadCost)};
   PassOptions::Option<double> gangOverhead{
       *this, "gang-overhead",
       llvm::cl::desc("Fixed cost of one gang, in scalar ops (cost model)"),

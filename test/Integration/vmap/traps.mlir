@@ -22,6 +22,17 @@
 // A shared division by n = 0 in a branch no lane takes (every x <= 100).
 // RUN: python3 %S/vmap_property.py loom-run %S/Inputs/traps.mlir --batch 16 --vmapped shared_main --scalar shared --arg a/0:i32:-3:100:- --result result0:r | FileCheck %s
 
+// A constant table read past its end by the lanes that have left a loop
+// masked in one pass (its read is a lane op there, loom-vmap's
+// isLaneOp), also in gangs of 4 with and without refill.
+// RUN: python3 %S/vmap_property.py loom-run %S/Inputs/traps.mlir --batch 16 --vmapped table_main --scalar table --arg a/0:i32:-3:12:- --result result0:i --result result1:acc --variant "gang:--divergent gang --gang-width 4" --variant "refill:--divergent gang --gang-width 4 --refill" | FileCheck %s --check-prefix=TABLE
+// TABLE: masked: 16 lanes checked
+// TABLE: per-lane: 16 lanes checked
+// TABLE: auto: 16 lanes checked
+// TABLE: gang: 16 lanes checked
+// TABLE: refill: 16 lanes checked
+// TABLE: PASS
+
 // CHECK: masked: 16 lanes checked
 // CHECK: per-lane: 16 lanes checked
 // CHECK: auto: 16 lanes checked

@@ -111,9 +111,11 @@ namespace {
 /// The ops of one iteration: `ops` the masked lowering runs on SIMD-width
 /// lanes at once, `laneOps` those it runs lane by lane, `libm` the f32
 /// sines and log1ps on batched operands when the batched forms compute them
-/// in vector arithmetic (loom-libm-to-arith; else they are lane ops).
+/// in vector arithmetic (loom-libm-to-arith; else they are lane ops), and
+/// `tableReads` the reads of a constant table at a lane's index, which are
+/// lane ops in sweeps but loads in a pass over the lanes.
 struct OpCounts {
-  double ops = 0, laneOps = 0, libm = 0;
+  double ops = 0, laneOps = 0, libm = 0, tableReads = 0;
 };
 } // namespace
 
@@ -130,6 +132,8 @@ static void countOps(Region &region, const BatchednessAnalysis &analysis,
                         op->getResult(0).getType().isF32();
     if (laneByLane && vectorLibm && inArithmetic)
       counts.libm += 1;
+    else if (laneByLane && isa<tensor::ExtractOp>(op) && isLaneOp(*op))
+      counts.tableReads += 1;
     else
       (laneByLane ? counts.laneOps : counts.ops) += 1;
     auto call = dyn_cast<func::CallOp>(op);
@@ -354,7 +358,14 @@ mlir::loom::chooseDivergentStrategy(Operation *loop,
   };
   double vectorOps = (counts.ops + libmOps * counts.libm + carries + 3) *
                      std::ceil(batch / width);
-  double batchedLanes = cost(params.batchedLaneOpCost) * counts.laneOps * batch;
+  // In one pass, a table read is a load on every lane of the pass (LLVM
+  // gathers lane by lane where vector gathers are slow); in sweeps, a lane
+  // loop of its own like any lane op.
+  double batchedLanes =
+      (cost(params.batchedLaneOpCost) *
+           (counts.laneOps + (onePass ? 0 : counts.tableReads)) +
+       (onePass ? cost(params.tableReadCost) * counts.tableReads : 0)) *
+      batch;
 
   double maskedDivergence = divergence(batch);
   double masked =
@@ -366,7 +377,8 @@ mlir::loom::chooseDivergentStrategy(Operation *loop,
   double chain = CarriedChain().ofLoop(loop);
   double perLane =
       batch * std::max(counts.ops + cost(params.laneOpCost) *
-                                        (counts.laneOps + counts.libm),
+                                        (counts.laneOps + counts.libm +
+                                         counts.tableReads),
                        cost(params.carriedLatencyCost) * chain);
   bool chooseMasked = masked <= perLane;
   LoopCostDecision decision{chooseMasked ? LoopStrategy::Masked
@@ -410,8 +422,8 @@ mlir::loom::chooseDivergentStrategy(Operation *loop,
   std::string why = llvm::formatv(
       "cost model: masked {0:F0} {1} per-lane {2:F0} ({3} divergent "
       "level{4}, {5} lanes{6}, SIMD width {7}, divergence {8:F3} a level); "
-      "{9:F0} ops, {10:F0} lane by lane{11}, {12} carries, a {13:F0}-cycle "
-      "carried chain, masked {14}",
+      "{9:F0} ops, {10:F0} lane by lane{11}{15}, {12} carries, a "
+      "{13:F0}-cycle carried chain, masked {14}",
       masked, chooseMasked ? "<=" : ">", perLane, depth, depth == 1 ? "" : "s",
       params.batch, params.batchAssumed ? " assumed" : "", width,
       maskedDivergence, counts.ops, counts.laneOps,
@@ -419,7 +431,12 @@ mlir::loom::chooseDivergentStrategy(Operation *loop,
                                   counts.libm)
                         .str()
                   : std::string(),
-      carries, chain, onePass ? "in one pass" : "in sweeps");
+      carries, chain, onePass ? "in one pass" : "in sweeps",
+      counts.tableReads
+          ? llvm::formatv(", {0:F0} table read{1} at a lane's index",
+                          counts.tableReads, counts.tableReads == 1 ? "" : "s")
+                .str()
+          : std::string());
   if (gangs)
     why += llvm::formatv("; gang {0:F0}, gang with refill {1:F0} (width "
                          "{2}, divergence {3:F3} a level): {4}",

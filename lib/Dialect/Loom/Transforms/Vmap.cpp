@@ -393,6 +393,7 @@ struct LoomVmapPass : public mlir::loom::impl::LoomVmapPassBase<LoomVmapPass> {
     settings.cost.gangOpCost = gangOpCost;
     settings.cost.gangOnePassOpCost = gangOnePassOpCost;
     settings.cost.batchedLaneOpCost = batchedLaneOpCost;
+    settings.cost.tableReadCost = tableReadCost;
     settings.cost.carriedLatencyCost = carriedLatencyCost;
     settings.cost.gangOverhead = gangOverhead;
     settings.cost.refillOpCost = refillOpCost;

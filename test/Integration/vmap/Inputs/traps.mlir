@@ -99,3 +99,38 @@ func.func @shared_main(%a: tensor<?xi32> {loom.name = "a"}, %n: i32 {loom.name =
   %r = loom.vmap @shared(%a, %n) in_axes [0, none] out_axes [0] : (tensor<?xi32>, i32) -> tensor<?xi32>
   return %r : tensor<?xi32>
 }
+
+// A table read at a lane's own index, in a loop that stops at the table's
+// end: in one pass over the lanes, a lane that has left holds the index it
+// left with (8, one past the end), and reads in bounds only if the read is
+// kept so. The predicate reads the table too (at i mod 8).
+func.func @table(%n: i32) -> (i32, i32) {
+  %t = arith.constant dense<[1, 2, 4, 8, 16, 32, 64, 128]> : tensor<8xi32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c7 = arith.constant 7 : i32
+  %c8 = arith.constant 8 : i32
+  %end = arith.minsi %n, %c8 : i32
+  %r:2 = scf.while (%i = %c0, %acc = %c0) : (i32, i32) -> (i32, i32) {
+    %more = arith.cmpi slt, %i, %end : i32
+    %low = arith.andi %i, %c7 : i32
+    %lx = arith.index_cast %low : i32 to index
+    %v = tensor.extract %t[%lx] : tensor<8xi32>
+    %set = arith.cmpi sgt, %v, %c0 : i32
+    %go = arith.andi %more, %set : i1
+    scf.condition(%go) %i, %acc : i32, i32
+  } do {
+  ^bb0(%i: i32, %acc: i32):
+    %ix = arith.index_cast %i : i32 to index
+    %v = tensor.extract %t[%ix] : tensor<8xi32>
+    %acc1 = arith.addi %acc, %v : i32
+    %i1 = arith.addi %i, %c1 : i32
+    scf.yield %i1, %acc1 : i32, i32
+  }
+  return %r#0, %r#1 : i32, i32
+}
+func.func @table_main(%a: tensor<?xi32> {loom.name = "a"})
+    -> (tensor<?xi32> {loom.name = "i"}, tensor<?xi32> {loom.name = "acc"}) {
+  %r:2 = loom.vmap @table(%a) in_axes [0] out_axes [0, 0] : (tensor<?xi32>) -> (tensor<?xi32>, tensor<?xi32>)
+  return %r#0, %r#1 : tensor<?xi32>, tensor<?xi32>
+}

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
@@ -43,9 +44,21 @@ static bool isLaneBranch(Operation &op) {
   });
 }
 
+/// A tensor every lane shares and can read anywhere in: a constant of
+/// static shape with an element (index 0 of every dimension is in bounds).
+static bool isLaneTable(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  return type && type.hasStaticShape() && type.getNumElements() > 0 &&
+         matchPattern(value, m_Constant());
+}
+
 bool mlir::loom::isLaneOp(Operation &op) {
   if (op.getNumRegions() != 0)
     return isLaneBranch(op);
+  // A table read at a lane's own index is a load per lane, which LLVM
+  // vectorises as a gather; cloneLaneOp keeps it in bounds off the mask.
+  if (auto extract = dyn_cast<tensor::ExtractOp>(op))
+    return isLaneTable(extract.getTensor()) && isScalar(extract.getType());
   return isMemoryEffectFree(&op) &&
          (op.hasTrait<OpTrait::Elementwise>() ||
           op.hasTrait<OpTrait::ConstantLike>()) &&
@@ -70,7 +83,8 @@ bool mlir::loom::isElementwiseLoop(scf::WhileOp loop) {
     return false;
   llvm::SetVector<Value> captured;
   getUsedValuesDefinedAbove(loop->getRegions(), captured);
-  return llvm::all_of(captured, [&](Value v) { return isScalar(v.getType()); });
+  return llvm::all_of(
+      captured, [&](Value v) { return isScalar(v.getType()) || isLaneTable(v); });
 }
 
 bool mlir::loom::isElementwiseNest(scf::WhileOp loop) {
@@ -106,6 +120,18 @@ static void cloneLaneOp(OpBuilder &b, Location loc, Operation &op,
   if (auto branch = dyn_cast<scf::IfOp>(op))
     return cloneLaneBranch(b, loc, branch, map, laneMask);
   Operation *clone = b.clone(op, map);
+  // A lane the mask clears may hold an index the scalar program never
+  // reads at (one past a table's end, where its loop stopped): it reads
+  // element 0 instead, which isLaneTable makes sure exists.
+  if (auto read = dyn_cast<tensor::ExtractOp>(clone); read && laneMask) {
+    OpBuilder::InsertionGuard before(b);
+    b.setInsertionPoint(read);
+    for (OpOperand &index : read.getIndicesMutable()) {
+      Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+      index.set(b.create<arith::SelectOp>(loc, laneMask, index.get(), zero));
+    }
+    return;
+  }
   std::optional<TrapGuard> guard = getTrapGuard(&op);
   if (!guard || !laneMask)
     return;

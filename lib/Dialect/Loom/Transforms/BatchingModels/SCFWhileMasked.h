@@ -35,20 +35,21 @@ SmallVector<Value> getOwnBatchedInits(scf::WhileOp loop,
                                       BatchingContext &context,
                                       OpBuilder &builder);
 
-/// A pure elementwise op on scalars, which a loop over lanes runs as it is,
-/// or an scf.if on scalars of such ops, which it runs as both branches and
-/// selects.
+/// A pure elementwise op on scalars or a read of a constant table at scalar
+/// indices, which a loop over lanes runs as it is, or an scf.if on scalars
+/// of such ops, which it runs as both branches and selects.
 bool isLaneOp(Operation &op);
 
 /// Clones the lane ops of `block` but its terminator for one lane, each
-/// trapping operand made safe where `laneMask` (an i1, or null for none) is
-/// false. Returns the terminator's operands, mapped.
+/// trapping operand and table index made safe where `laneMask` (an i1, or
+/// null for none) is false. Returns the terminator's operands, mapped.
 SmallVector<Value> cloneLaneBlock(OpBuilder &b, Location loc, Block &block,
                                   IRMapping &map, Value laneMask);
 
 /// True for a scalar loop that can run as one loop over lanes per
 /// iteration: scalar carries, a condition that forwards carries, and
-/// regions of lane ops (isLaneOp) only.
+/// regions of lane ops (isLaneOp) only, reading scalars and constant tables
+/// from above.
 bool isElementwiseLoop(scf::WhileOp loop);
 LogicalResult batchMaskedFused(scf::WhileOp loop, BatchingContext &context,
                                OpBuilder &builder);
