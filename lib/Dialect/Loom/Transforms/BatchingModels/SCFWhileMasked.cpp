@@ -83,8 +83,9 @@ bool mlir::loom::isElementwiseLoop(scf::WhileOp loop) {
     return false;
   llvm::SetVector<Value> captured;
   getUsedValuesDefinedAbove(loop->getRegions(), captured);
-  return llvm::all_of(
-      captured, [&](Value v) { return isScalar(v.getType()) || isLaneTable(v); });
+  return llvm::all_of(captured, [&](Value v) {
+    return isScalar(v.getType()) || isLaneTable(v);
+  });
 }
 
 bool mlir::loom::isElementwiseNest(scf::WhileOp loop) {
