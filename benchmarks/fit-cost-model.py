@@ -14,12 +14,13 @@
 #
 # Fits the constants of loom-vmap's divergent-loop cost model (docs/vmap.md)
 #
-#   per-lane = B * max(ops + l * (lane + libm), k * chain)
-#   masked   = D(B)^L * (c_m * V + u * lane * B)
-#   gang     = D(Wg)^L * (c_g * V + u * lane * B) + o * ceil(B / Wg)
-#   refill   = D(Wg)^(L-1) * (c_g * (V + r * carries * ceil(B / W))
-#              + u * lane * B)
+#   per-lane = B * max(ops + l * (lane + libm + tables), k * chain)
+#   masked   = D(B)^L * (c_m * V + U)
+#   gang     = D(Wg)^L * (c_g * V + U) + o * ceil(B / Wg)
+#   refill   = D(Wg)^(L-1) * (c_g * (V + r * carries * ceil(B / W)) + U)
 #   V        = (ops + s * libm + carries + 3) * ceil(B / W)
+#   U        = (u * lane + t * tables) * B in one pass,
+#              u * (lane + tables) * B in sweeps
 #   D(n)     = 1 + d * log2(n)
 #
 # where c_m is c (masked-op-cost) for a loop masked in sweeps and c1
@@ -27,10 +28,12 @@
 # says which form), c_g likewise g (gang-op-cost) or g1
 # (gang-one-pass-op-cost); d is divergence-per-doubling, l lane-op-cost, u
 # batched-lane-op-cost, k carried-latency-cost, o gang-overhead, r
-# refill-op-cost. W (simd-width), Wg (gang-width), B (assumed-batch) and s
+# refill-op-cost. W (simd-width), Wg (gang-width), B (assumed-batch), s
 # (vector-libm-ops: an f32 sin or log1p, which the CPU lowering computes in vector
-# arithmetic in the batched forms and calls libm for per lane) stay as they
-# are. Each loop's ops, lane-by-lane ops, carries, the latency of its
+# arithmetic in the batched forms and calls libm for per lane) and t
+# (table-read-cost: a read of a constant table at a lane's index, a load per
+# lane in one pass) stay as they are. Each loop's ops, lane-by-lane ops,
+# table reads, carries, the latency of its
 # carried chain in cycles, depth L and form come from loom-vmap's own
 # remarks (loom-opt -loom-vmap with every loop forced per-lane, so that only
 # outermost loops speak).
@@ -78,7 +81,8 @@ spec.loader.exec_module(report)
 REMARK = re.compile(
     r"cost model: masked \d+ [<>=]+ per-lane \d+ \((\d+) divergent levels?, "
     r"(\d+) lanes( assumed)?, SIMD width (\d+), divergence [\d.]+ a level\); "
-    r"(\d+) ops, (\d+) lane by lane(?:, (\d+) libm calls in vector arithmetic)?, "
+    r"(\d+) ops, (\d+) lane by lane(?:, (\d+) libm calls in vector arithmetic)?"
+    r"(?:, (\d+) table reads? at a lane's index)?, "
     r"(\d+) carries, a (\d+)-cycle carried "
     r"chain, masked "
     r"(in one pass|in sweeps)"
@@ -116,9 +120,20 @@ def vector_libm_ops():
 VECTOR_LIBM_OPS = vector_libm_ops()
 
 
+def table_read_cost():
+    """table-read-cost (Passes.td): what loom-vmap charges a lane of a pass
+    for a read of a constant table at its index; a fixed constant, not
+    fitted."""
+    with open(PASSES_TD) as f:
+        return float(re.search(DEFAULT % "tableReadCost", f.read()).group(2))
+
+
+TABLE_READ_COST = table_read_cost()
+
+
 def features(loom_opt, path):
-    """One (L, B, W, ops, lane, libm, carries, chain, Wg, one_pass) per
-    outermost divergent loop."""
+    """One (L, B, W, ops, lane, libm, tables, carries, chain, Wg, one_pass)
+    per outermost divergent loop."""
     out = subprocess.run(
         [loom_opt, path,
          "-loom-vmap=masked-op-cost=1e30 one-pass-op-cost=1e30 "
@@ -130,11 +145,13 @@ def features(loom_opt, path):
                                                                    out.stderr))
     loops = []
     for m in REMARK.finditer(out.stderr):
-        L, B, _, W, ops, lane, libm, carries, chain, form, Wg = m.groups()
+        L, B, _, W, ops, lane, libm, tables, carries, chain, form, Wg = (
+            m.groups())
         # No gang part: a batch that fits one gang, which is masked.
         Wg = Wg or B
         loops.append(tuple(int(x) for x in (L, B, W, ops, lane, libm or 0,
-                                             carries, chain, Wg)) +
+                                             tables or 0, carries, chain,
+                                             Wg)) +
                      (form == "in one pass",))
     return loops
 
@@ -142,17 +159,20 @@ def features(loom_opt, path):
 def loop_costs(loop, p):
     """{strategy: the model's cost} of one outermost loop, for the constants
     p = (c, c1, g, g1, d, l, u, k, o, r)."""
-    L, B, W, ops, lane, libm, carries, chain, Wg, one_pass = loop
+    L, B, W, ops, lane, libm, tables, carries, chain, Wg, one_pass = loop
     c, c1, g, g1, d, l, u, k, o, r = p
     cm, cg = (c1, g1) if one_pass else (c, g)
     vector_ops = (ops + VECTOR_LIBM_OPS * libm + carries + 3) * math.ceil(B / W)
-    lanes = u * lane * B
+    if one_pass:
+        lanes = (u * lane + TABLE_READ_COST * tables) * B
+    else:
+        lanes = u * (lane + tables) * B
 
     def D(n):
         return 1 + d * math.log2(n)
 
     costs = {"masked": D(B) ** L * (cm * vector_ops + lanes),
-             "per-lane": B * max(ops + l * (lane + libm), k * chain)}
+             "per-lane": B * max(ops + l * (lane + libm + tables), k * chain)}
     if B > Wg:
         costs["gang"] = (D(Wg) ** L * (cg * vector_ops + lanes) +
                          o * math.ceil(B / Wg))
@@ -272,8 +292,8 @@ def main(argv):
     if args[:1] == ["--features"] and len(args) == 2:
         loops = features(loom_opt, args[1])
         for loop in loops:
-            print("L=%d B=%d W=%d ops=%d lane=%d libm=%d carries=%d chain=%d "
-                  "Wg=%d %s"
+            print("L=%d B=%d W=%d ops=%d lane=%d libm=%d tables=%d carries=%d "
+                  "chain=%d Wg=%d %s"
                   % (loop[:-1] + ("one-pass" if loop[-1] else "sweeps",)))
         return 0 if loops else "fit-cost-model.py: no cost-model remark in " + args[1]
     if len(args) != 1:
