@@ -32,6 +32,13 @@
 // TABLE: gang: 16 lanes checked
 // TABLE: refill: 16 lanes checked
 // TABLE: PASS
+// A shared table from an argument, every lane's n from Inputs/traps_lanes.npy
+// (8 times 3: acc is 3 * clamp(n, 0, 8)).
+// RUN: loom-run %S/Inputs/traps.mlir --entry table_arg_main --input a=%S/Inputs/traps_lanes.npy --input t=fill:3:8xi32 --divergent masked | FileCheck %s --check-prefix=TABLE-ARG
+// RUN: loom-run %S/Inputs/traps.mlir --entry table_arg_main --input a=%S/Inputs/traps_lanes.npy --input t=fill:3:8xi32 --divergent per-lane | FileCheck %s --check-prefix=TABLE-ARG
+// RUN: loom-run %S/Inputs/traps.mlir --entry table_arg_main --input a=%S/Inputs/traps_lanes.npy --input t=fill:3:8xi32 --divergent gang --gang-width 4 --refill --shards 2 | FileCheck %s --check-prefix=TABLE-ARG
+// TABLE-ARG: i: 12xi32 min=0 max=7 mean=1.91666{{[0-9]*}} [1, 3, 2, 5, ...]
+// TABLE-ARG: acc: 12xi32 min=0 max=21 mean=5.75 [3, 9, 6, 15, ...]
 
 // CHECK: masked: 16 lanes checked
 // CHECK: per-lane: 16 lanes checked

@@ -132,7 +132,8 @@ static void countOps(Region &region, const BatchednessAnalysis &analysis,
                         op->getResult(0).getType().isF32();
     if (laneByLane && vectorLibm && inArithmetic)
       counts.libm += 1;
-    else if (laneByLane && isa<tensor::ExtractOp>(op) && isLaneOp(*op))
+    else if (laneByLane && isa<tensor::ExtractOp>(op) &&
+             isLaneOp(*op, [&](Value v) { return analysis.isBatched(v); }))
       counts.tableReads += 1;
     else
       (laneByLane ? counts.laneOps : counts.ops) += 1;
@@ -153,19 +154,20 @@ static void countOps(Region &region, const BatchednessAnalysis &analysis,
 /// sweep over the lanes each (both sides of a branch, then a select).
 static bool isMaskedInOnePass(Operation *loop,
                               const BatchednessAnalysis &analysis) {
-  auto onePass = [](Operation *op) {
+  auto isBatched = [&](Value v) { return analysis.isBatched(v); };
+  auto onePass = [&](Operation *op) {
     auto loop = dyn_cast<scf::WhileOp>(op);
     if (!loop)
       return false;
-    if (isElementwiseLoop(loop))
+    if (isElementwiseLoop(loop, isBatched))
       return true;
-    if (!isElementwiseNest(loop))
+    if (!isElementwiseNest(loop, isBatched))
       return false;
     return !loop->walk([&](Operation *inner) {
                   bool branchOrCall = isa<CallOpInterface>(inner) ||
                                       (inner->getNumRegions() != 0 &&
                                        !isa<scf::WhileOp, scf::ForOp>(inner) &&
-                                       !isLaneOp(*inner));
+                                       !isLaneOp(*inner, isBatched));
                   return branchOrCall ? WalkResult::interrupt()
                                       : WalkResult::advance();
                 })

@@ -134,3 +134,28 @@ func.func @table_main(%a: tensor<?xi32> {loom.name = "a"})
   %r:2 = loom.vmap @table(%a) in_axes [0] out_axes [0, 0] : (tensor<?xi32>) -> (tensor<?xi32>, tensor<?xi32>)
   return %r#0, %r#1 : tensor<?xi32>, tensor<?xi32>
 }
+
+// The same loop reading a table every lane shares from an argument.
+func.func @table_arg(%n: i32, %t: tensor<8xi32>) -> (i32, i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c8 = arith.constant 8 : i32
+  %end = arith.minsi %n, %c8 : i32
+  %r:2 = scf.while (%i = %c0, %acc = %c0) : (i32, i32) -> (i32, i32) {
+    %more = arith.cmpi slt, %i, %end : i32
+    scf.condition(%more) %i, %acc : i32, i32
+  } do {
+  ^bb0(%i: i32, %acc: i32):
+    %ix = arith.index_cast %i : i32 to index
+    %v = tensor.extract %t[%ix] : tensor<8xi32>
+    %acc1 = arith.addi %acc, %v : i32
+    %i1 = arith.addi %i, %c1 : i32
+    scf.yield %i1, %acc1 : i32, i32
+  }
+  return %r#0, %r#1 : i32, i32
+}
+func.func @table_arg_main(%a: tensor<?xi32> {loom.name = "a"}, %t: tensor<8xi32> {loom.name = "t"})
+    -> (tensor<?xi32> {loom.name = "i"}, tensor<?xi32> {loom.name = "acc"}) {
+  %r:2 = loom.vmap @table_arg(%a, %t) in_axes [0, none] out_axes [0, 0] : (tensor<?xi32>, tensor<8xi32>) -> (tensor<?xi32>, tensor<?xi32>)
+  return %r#0, %r#1 : tensor<?xi32>, tensor<?xi32>
+}

@@ -273,9 +273,9 @@ struct WhileBatchingModel
                    : batchWhileInGangs(loop, context, builder);
       [[fallthrough]];
     case LoopStrategy::Masked:
-      if (isElementwiseLoop(loop))
+      if (isElementwiseLoop(loop, context))
         return batchMaskedFused(loop, context, builder);
-      if (isElementwiseNest(loop))
+      if (isElementwiseNest(loop, context))
         return batchMaskedNest(loop, context, builder);
       return batchMasked(loop, context, builder);
     case LoopStrategy::PerLane:

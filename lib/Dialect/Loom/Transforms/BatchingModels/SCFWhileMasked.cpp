@@ -34,31 +34,43 @@ static bool isScalar(Type type) { return type.isIntOrIndexOrFloat(); }
 /// lanes runs both branches and selects, as ISPC and LLVM's vectorizer
 /// if-convert. Only the branch a lane takes may trap, so cloneLaneOp guards
 /// each branch's trapping operands with the lanes that take it.
-static bool isLaneBranch(Operation &op) {
+static bool isLaneBranch(Operation &op, IsBatchedFn isBatched) {
   auto branch = dyn_cast<scf::IfOp>(op);
   if (!branch || !llvm::all_of(branch.getResultTypes(), isScalar))
     return false;
-  return llvm::all_of(branch->getRegions(), [](Region &region) {
+  return llvm::all_of(branch->getRegions(), [&](Region &region) {
     return region.empty() ||
-           llvm::all_of(region.front().without_terminator(), isLaneOp);
+           llvm::all_of(region.front().without_terminator(),
+                        [&](Operation &inner) {
+                          return isLaneOp(inner, isBatched);
+                        });
   });
 }
 
-/// A tensor every lane shares and can read anywhere in: a constant of
-/// static shape with an element (index 0 of every dimension is in bounds).
-static bool isLaneTable(Value value) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  return type && type.hasStaticShape() && type.getNumElements() > 0 &&
-         matchPattern(value, m_Constant());
+/// True when every op of `block` but its terminator is a lane op.
+static bool hasLaneOpsOnly(Block &block, IsBatchedFn isBatched) {
+  return llvm::all_of(block.without_terminator(), [&](Operation &op) {
+    return isLaneOp(op, isBatched);
+  });
 }
 
-bool mlir::loom::isLaneOp(Operation &op) {
+/// A tensor every lane shares (a constant, or a value that is not batched)
+/// and can read anywhere in: of static shape, with an element (index 0 of
+/// every dimension is in bounds).
+static bool isLaneTable(Value value, IsBatchedFn isBatched) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  return type && type.hasStaticShape() && type.getNumElements() > 0 &&
+         (matchPattern(value, m_Constant()) || !isBatched(value));
+}
+
+bool mlir::loom::isLaneOp(Operation &op, IsBatchedFn isBatched) {
   if (op.getNumRegions() != 0)
-    return isLaneBranch(op);
+    return isLaneBranch(op, isBatched);
   // A table read at a lane's own index is a load per lane, which LLVM
   // vectorises as a gather; cloneLaneOp keeps it in bounds off the mask.
   if (auto extract = dyn_cast<tensor::ExtractOp>(op))
-    return isLaneTable(extract.getTensor()) && isScalar(extract.getType());
+    return isLaneTable(extract.getTensor(), isBatched) &&
+           isScalar(extract.getType());
   return isMemoryEffectFree(&op) &&
          (op.hasTrait<OpTrait::Elementwise>() ||
           op.hasTrait<OpTrait::ConstantLike>()) &&
@@ -68,29 +80,29 @@ bool mlir::loom::isLaneOp(Operation &op) {
 
 /// Scalar carries, a condition that forwards carries, and a before region
 /// of lane ops.
-static bool hasLaneCondition(scf::WhileOp loop) {
+static bool hasLaneCondition(scf::WhileOp loop, IsBatchedFn isBatched) {
   if (!llvm::all_of(loop.getInits().getTypes(), isScalar))
     return false;
   for (Value forwarded : loop.getConditionOp().getArgs())
     if (!getForwardedCarry(loop, forwarded))
       return false;
-  return llvm::all_of(loop.getBeforeBody()->without_terminator(), isLaneOp);
+  return hasLaneOpsOnly(*loop.getBeforeBody(), isBatched);
 }
 
-bool mlir::loom::isElementwiseLoop(scf::WhileOp loop) {
-  if (!hasLaneCondition(loop) ||
-      !llvm::all_of(loop.getAfterBody()->without_terminator(), isLaneOp))
+bool mlir::loom::isElementwiseLoop(scf::WhileOp loop, IsBatchedFn isBatched) {
+  if (!hasLaneCondition(loop, isBatched) ||
+      !hasLaneOpsOnly(*loop.getAfterBody(), isBatched))
     return false;
   llvm::SetVector<Value> captured;
   getUsedValuesDefinedAbove(loop->getRegions(), captured);
   return llvm::all_of(captured, [&](Value v) {
-    return isScalar(v.getType()) || isLaneTable(v);
+    return isScalar(v.getType()) || isLaneTable(v, isBatched);
   });
 }
 
-bool mlir::loom::isElementwiseNest(scf::WhileOp loop) {
-  return hasLaneCondition(loop) &&
-         !llvm::all_of(loop.getAfterBody()->without_terminator(), isLaneOp);
+bool mlir::loom::isElementwiseNest(scf::WhileOp loop, IsBatchedFn isBatched) {
+  return hasLaneCondition(loop, isBatched) &&
+         !hasLaneOpsOnly(*loop.getAfterBody(), isBatched);
 }
 
 /// Clones the lane branch `branch` for one lane as both of its branches,
@@ -294,7 +306,7 @@ struct NestPlan {
     Block &after = *loop.getAfterBody();
     DenseMap<Operation *, unsigned> barrierIndex;
     for (Operation &op : after.without_terminator()) {
-      if (!isLaneOp(op)) {
+      if (!isLaneOp(op, context)) {
         barriers.push_back(&op);
         barrierIndex[&op] = barriers.size();
       } else if (llvm::none_of(op.getResults(), [&](Value result) {
@@ -309,7 +321,7 @@ struct NestPlan {
     // Users come later in the block: from the end, each user is placed
     // before the ops that feed it.
     for (Operation &op : llvm::reverse(after.without_terminator())) {
-      if (!isLaneOp(op) || uniform.contains(&op))
+      if (!isLaneOp(op, context) || uniform.contains(&op))
         continue;
       auto need = [&](Operation *user) -> unsigned {
         Operation *owner = after.findAncestorOpInBlock(*user);
@@ -497,7 +509,7 @@ LogicalResult mlir::loom::batchMaskedNest(scf::WhileOp loop,
         // Barriers in order, each followed by the stage it feeds.
         unsigned stage = 0;
         for (Operation &op : after.without_terminator()) {
-          if (isLaneOp(op) && !plan.uniform.contains(&op))
+          if (isLaneOp(op, context) && !plan.uniform.contains(&op))
             continue;
           if (failed(context.batchOp(op, b))) {
             failedBody = true;

@@ -35,10 +35,18 @@ SmallVector<Value> getOwnBatchedInits(scf::WhileOp loop,
                                       BatchingContext &context,
                                       OpBuilder &builder);
 
-/// A pure elementwise op on scalars or a read of a constant table at scalar
-/// indices, which a loop over lanes runs as it is, or an scf.if on scalars
-/// of such ops, which it runs as both branches and selects.
-bool isLaneOp(Operation &op);
+/// Whether a value of the scalar program is per-lane (BatchingContext's and
+/// BatchednessAnalysis's isBatched).
+using IsBatchedFn = llvm::function_ref<bool(Value)>;
+
+/// A pure elementwise op on scalars or a read at scalar indices of a table
+/// every lane shares (a constant or an unbatched tensor of static shape),
+/// which a loop over lanes runs as it is, or an scf.if on scalars of such
+/// ops, which it runs as both branches and selects.
+bool isLaneOp(Operation &op, IsBatchedFn isBatched);
+inline bool isLaneOp(Operation &op, const BatchingContext &context) {
+  return isLaneOp(op, [&](Value v) { return context.isBatched(v); });
+}
 
 /// Clones the lane ops of `block` but its terminator for one lane, each
 /// trapping operand and table index made safe where `laneMask` (an i1, or
@@ -48,16 +56,26 @@ SmallVector<Value> cloneLaneBlock(OpBuilder &b, Location loc, Block &block,
 
 /// True for a scalar loop that can run as one loop over lanes per
 /// iteration: scalar carries, a condition that forwards carries, and
-/// regions of lane ops (isLaneOp) only, reading scalars and constant tables
+/// regions of lane ops (isLaneOp) only, reading scalars and shared tables
 /// from above.
-bool isElementwiseLoop(scf::WhileOp loop);
+bool isElementwiseLoop(scf::WhileOp loop, IsBatchedFn isBatched);
+inline bool isElementwiseLoop(scf::WhileOp loop,
+                              const BatchingContext &context) {
+  return isElementwiseLoop(loop,
+                           [&](Value v) { return context.isBatched(v); });
+}
 LogicalResult batchMaskedFused(scf::WhileOp loop, BatchingContext &context,
                                OpBuilder &builder);
 
 /// True for a scalar loop like those of isElementwiseLoop but for other ops
 /// (nested loops, branches, calls, gathers) in its body: an outer level of a
 /// nest, whose straight-line code runs lane by lane between them.
-bool isElementwiseNest(scf::WhileOp loop);
+bool isElementwiseNest(scf::WhileOp loop, IsBatchedFn isBatched);
+inline bool isElementwiseNest(scf::WhileOp loop,
+                              const BatchingContext &context) {
+  return isElementwiseNest(loop,
+                           [&](Value v) { return context.isBatched(v); });
+}
 LogicalResult batchMaskedNest(scf::WhileOp loop, BatchingContext &context,
                               OpBuilder &builder);
 

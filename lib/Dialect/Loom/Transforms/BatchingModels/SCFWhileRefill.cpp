@@ -339,7 +339,7 @@ LogicalResult mlir::loom::batchWhileRefill(scf::WhileOp loop,
   // A loop of lane ops on scalars runs each trip as one pass over the slots
   // (its before and after blocks cloned per slot, as batchMaskedFused does
   // per lane); any other has its blocks outlined and batched at W lanes.
-  bool fused = isElementwiseLoop(loop);
+  bool fused = isElementwiseLoop(loop, context);
   SmallVector<Value> captures;
   FailureOr<GangBlock> before = GangBlock(), after = GangBlock();
   if (fused) {
