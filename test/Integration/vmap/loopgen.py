@@ -13,7 +13,8 @@
 Each program is a random nest of 1 to 3 levels of scf.while, whose
 predicates read per-lane values, so the lanes diverge: integer and float
 bodies, scf.if inside loops, a buffer written and read at per-lane indices,
-libm calls, and lanes that never enter a loop. Every loop stops: it counts
+constant tables read at per-lane indices, libm calls, and lanes that never
+enter a loop. Every loop stops: it counts
 its trips against a per-lane cap of at most 15. No op is undefined on any
 value it can see (no division by a value that can be 0, no float to int
 conversion of a value out of range or NaN), so every lowering must give
@@ -44,8 +45,11 @@ VARIANTS = [
 
 
 class Gen:
-    def __init__(self, rng):
+    def __init__(self, rng, aux):
         self.rng = rng
+        # Draws of features added later, so that a seed's program keeps
+        # what it held when tests picked it.
+        self.aux = aux
         self.lines = []
         self.count = 0
         self.indent = 1
@@ -156,7 +160,21 @@ class Gen:
             self.emit("%s = math.%s %s : f32" % (name, op, arg))
         elif kind == 5:
             i = self.pick(env, "i32")
-            self.emit("%s = arith.sitofp %s : i32 to f32" % (name, i))
+            if self.aux.random() < 0.5:
+                # A constant table read at a per-lane index, i & 7.
+                values = ", ".join(
+                    repr(self.aux.choice([-2.0, -0.5, 0.25, 1.0, 3.5]))
+                    for _ in range(8))
+                t, m, low, ix = (self.fresh() for _ in range(4))
+                self.emit("%s = arith.constant dense<[%s]> : tensor<8xf32>" %
+                          (t, values))
+                self.emit("%s = arith.constant 7 : i32" % m)
+                self.emit("%s = arith.andi %s, %s : i32" % (low, i, m))
+                self.emit("%s = arith.index_cast %s : i32 to index" % (ix, low))
+                self.emit("%s = tensor.extract %s[%s] : tensor<8xf32>" % (
+                    name, t, ix))
+            else:
+                self.emit("%s = arith.sitofp %s : i32 to f32" % (name, i))
         elif kind == 6:
             p = self.cmp(env)
             self.emit("%s = arith.select %s, %s, %s : f32" % (name, p, x, y))
@@ -351,7 +369,7 @@ class Gen:
 
 def generate(seed):
     rng = random.Random(seed)
-    g = Gen(rng)
+    g = Gen(rng, random.Random(-1 - seed))
     args = []
     for k in range(rng.randrange(1, 4)):
         args.append(("a%d" % k, rng.choice(["i32", "f32"])))

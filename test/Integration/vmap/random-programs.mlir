@@ -2,7 +2,8 @@
 // 1 to 3 levels of scf.while with per-lane trip caps, some lanes never
 // entering, scf.for with per-lane bounds, scf.if in loops, a buffer written
 // and read at per-lane indices and returned, values the before block
-// computes, libm calls, NaN predicates, a shared argument; each under every
+// computes, constant tables read at per-lane indices (404 and 513), libm
+// calls, NaN predicates, a shared argument; each under every
 // strategy, gang widths, refill, timed variants' later calls, 1 to 3
 // shards, at batches 0, 1, 13 and 37. The seeds were picked for what
 // their programs hold (seed 404: nine loops, three levels, scf.for, 40
