@@ -39,19 +39,17 @@ static bool isLaneBranch(Operation &op, IsBatchedFn isBatched) {
   if (!branch || !llvm::all_of(branch.getResultTypes(), isScalar))
     return false;
   return llvm::all_of(branch->getRegions(), [&](Region &region) {
-    return region.empty() ||
-           llvm::all_of(region.front().without_terminator(),
-                        [&](Operation &inner) {
-                          return isLaneOp(inner, isBatched);
-                        });
+    return region.empty() || llvm::all_of(region.front().without_terminator(),
+                                          [&](Operation &inner) {
+                                            return isLaneOp(inner, isBatched);
+                                          });
   });
 }
 
 /// True when every op of `block` but its terminator is a lane op.
 static bool hasLaneOpsOnly(Block &block, IsBatchedFn isBatched) {
-  return llvm::all_of(block.without_terminator(), [&](Operation &op) {
-    return isLaneOp(op, isBatched);
-  });
+  return llvm::all_of(block.without_terminator(),
+                      [&](Operation &op) { return isLaneOp(op, isBatched); });
 }
 
 /// A tensor every lane shares (a constant, or a value that is not batched)

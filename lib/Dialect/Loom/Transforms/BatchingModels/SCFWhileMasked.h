@@ -61,8 +61,7 @@ SmallVector<Value> cloneLaneBlock(OpBuilder &b, Location loc, Block &block,
 bool isElementwiseLoop(scf::WhileOp loop, IsBatchedFn isBatched);
 inline bool isElementwiseLoop(scf::WhileOp loop,
                               const BatchingContext &context) {
-  return isElementwiseLoop(loop,
-                           [&](Value v) { return context.isBatched(v); });
+  return isElementwiseLoop(loop, [&](Value v) { return context.isBatched(v); });
 }
 LogicalResult batchMaskedFused(scf::WhileOp loop, BatchingContext &context,
                                OpBuilder &builder);
@@ -73,8 +72,7 @@ LogicalResult batchMaskedFused(scf::WhileOp loop, BatchingContext &context,
 bool isElementwiseNest(scf::WhileOp loop, IsBatchedFn isBatched);
 inline bool isElementwiseNest(scf::WhileOp loop,
                               const BatchingContext &context) {
-  return isElementwiseNest(loop,
-                           [&](Value v) { return context.isBatched(v); });
+  return isElementwiseNest(loop, [&](Value v) { return context.isBatched(v); });
 }
 LogicalResult batchMaskedNest(scf::WhileOp loop, BatchingContext &context,
                               OpBuilder &builder);
