@@ -204,20 +204,27 @@ struct LoomVectorVariants
     : loom::impl::LoomVectorVariantsBase<LoomVectorVariants> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    // The calls that lane loops make, by callee, in the module's order.
+    // The calls that lane loops make, by callee, in the module's order, and
+    // how many calls each callee has anywhere.
     llvm::MapVector<func::FuncOp, SmallVector<func::CallOp>> calls;
+    llvm::DenseMap<func::FuncOp, unsigned> allCalls;
     module.walk([&](func::CallOp call) {
       // Host code only: a GPU module's functions are its own symbols.
       auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
           call, call.getCalleeAttr());
-      if (callee && callee->getParentOp() == module &&
-          loom::isInVectorizableLoop(call))
+      if (!callee || callee->getParentOp() != module)
+        return;
+      ++allCalls[callee];
+      if (loom::isInVectorizableLoop(call))
         calls[callee].push_back(call);
     });
     SymbolTable symbols(module);
     for (auto &[callee, sites] : calls) {
-      // One call site keeps its one inlined copy.
-      if (sites.size() < 2 || !isLargeElementwise(callee))
+      // A callee called once keeps its one inlined copy. Called from
+      // anywhere else too (a per-lane loop next to a gang's lane loop, in
+      // timed variants), LLVM inlines a large one nowhere, and the lane
+      // loop would call it lane by lane.
+      if (allCalls.lookup(callee) < 2 || !isLargeElementwise(callee))
         continue;
       std::optional<Packing> packing = getPacking(callee);
       if (!packing)

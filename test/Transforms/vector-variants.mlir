@@ -163,17 +163,17 @@ func.func private @poly(%x: f32) -> f32 {
 // -----
 
 // Left alone: a callee of 11 ops (cheaper inlined), one whose three words
-// do not fit in 64 bits, one that one loop calls (its one inlined copy
-// costs no more), and calls in a loop that holds a loop (LLVM vectorizes
-// innermost loops only).
+// do not fit in 64 bits, one that one loop calls and nothing else (its one
+// inlined copy costs no more), and calls in a loop that holds a loop (LLVM
+// vectorizes innermost loops only).
 // CHECK-LABEL: func.func @left_alone
 // CHECK-COUNT-2: func.call @small(
 // CHECK-COUNT-2: func.call @three(
 // CHECK: func.call @mix(
 // CHECK: scf.for
-// CHECK: func.call @mix(
+// CHECK: func.call @mix2(
 // CHECK: scf.for
-// CHECK: func.call @mix(
+// CHECK: func.call @mix2(
 // CHECK-NOT: _lanewise
 // CHECK-NOT: _v8
 func.func @left_alone(%keys: memref<?xi32>) {
@@ -209,11 +209,11 @@ func.func @left_alone(%keys: memref<?xi32>) {
   }
   scf.for %j = %c0 to %n step %c1 {
     %k = memref.load %keys[%j] : memref<?xi32>
-    %r:2 = func.call @mix(%k, %k, %c0_i32, %c1_i32) : (i32, i32, i32, i32) -> (i32, i32)
+    %r:2 = func.call @mix2(%k, %k, %c0_i32, %c1_i32) : (i32, i32, i32, i32) -> (i32, i32)
     scf.for %i = %c0 to %n step %c1 {
       memref.store %r#1, %keys[%i] : memref<?xi32>
     }
-    %s:2 = func.call @mix(%k, %k, %c0_i32, %c1_i32) : (i32, i32, i32, i32) -> (i32, i32)
+    %s:2 = func.call @mix2(%k, %k, %c0_i32, %c1_i32) : (i32, i32, i32, i32) -> (i32, i32)
     memref.store %s#0, %keys[%j] : memref<?xi32>
   }
   return
@@ -272,6 +272,114 @@ func.func private @three(%k0: i32, %k1: i32, %x0: i32, %x1: i32) -> (i32, i32, i
   %y1 = arith.addi %b10, %k1 : i32
   %y2 = arith.xori %y0, %y1 : i32
   return %y0, %y1, %y2 : i32, i32, i32
+}
+func.func private @mix(%k0: i32, %k1: i32, %x0: i32, %x1: i32) -> (i32, i32) {
+  %c13 = arith.constant 13 : i32
+  %a0 = arith.addi %x0, %x1 : i32
+  %s0 = arith.shli %x1, %c13 : i32
+  %b0 = arith.xori %s0, %a0 : i32
+  %a1 = arith.addi %a0, %b0 : i32
+  %s1 = arith.shli %b0, %c13 : i32
+  %b1 = arith.xori %s1, %a1 : i32
+  %a2 = arith.addi %a1, %b1 : i32
+  %s2 = arith.shli %b1, %c13 : i32
+  %b2 = arith.xori %s2, %a2 : i32
+  %a3 = arith.addi %a2, %b2 : i32
+  %s3 = arith.shli %b2, %c13 : i32
+  %b3 = arith.xori %s3, %a3 : i32
+  %a4 = arith.addi %a3, %b3 : i32
+  %s4 = arith.shli %b3, %c13 : i32
+  %b4 = arith.xori %s4, %a4 : i32
+  %a5 = arith.addi %a4, %b4 : i32
+  %s5 = arith.shli %b4, %c13 : i32
+  %b5 = arith.xori %s5, %a5 : i32
+  %a6 = arith.addi %a5, %b5 : i32
+  %s6 = arith.shli %b5, %c13 : i32
+  %b6 = arith.xori %s6, %a6 : i32
+  %a7 = arith.addi %a6, %b6 : i32
+  %s7 = arith.shli %b6, %c13 : i32
+  %b7 = arith.xori %s7, %a7 : i32
+  %a8 = arith.addi %a7, %b7 : i32
+  %s8 = arith.shli %b7, %c13 : i32
+  %b8 = arith.xori %s8, %a8 : i32
+  %a9 = arith.addi %a8, %b8 : i32
+  %s9 = arith.shli %b8, %c13 : i32
+  %b9 = arith.xori %s9, %a9 : i32
+  %a10 = arith.addi %a9, %b9 : i32
+  %s10 = arith.shli %b9, %c13 : i32
+  %b10 = arith.xori %s10, %a10 : i32
+  %y0 = arith.addi %a10, %k0 : i32
+  %y1 = arith.addi %b10, %k1 : i32
+  return %y0, %y1 : i32, i32
+}
+func.func private @mix2(%k0: i32, %k1: i32, %x0: i32, %x1: i32) -> (i32, i32) {
+  %c13 = arith.constant 13 : i32
+  %a0 = arith.addi %x0, %x1 : i32
+  %s0 = arith.shli %x1, %c13 : i32
+  %b0 = arith.xori %s0, %a0 : i32
+  %a1 = arith.addi %a0, %b0 : i32
+  %s1 = arith.shli %b0, %c13 : i32
+  %b1 = arith.xori %s1, %a1 : i32
+  %a2 = arith.addi %a1, %b1 : i32
+  %s2 = arith.shli %b1, %c13 : i32
+  %b2 = arith.xori %s2, %a2 : i32
+  %a3 = arith.addi %a2, %b2 : i32
+  %s3 = arith.shli %b2, %c13 : i32
+  %b3 = arith.xori %s3, %a3 : i32
+  %a4 = arith.addi %a3, %b3 : i32
+  %s4 = arith.shli %b3, %c13 : i32
+  %b4 = arith.xori %s4, %a4 : i32
+  %a5 = arith.addi %a4, %b4 : i32
+  %s5 = arith.shli %b4, %c13 : i32
+  %b5 = arith.xori %s5, %a5 : i32
+  %a6 = arith.addi %a5, %b5 : i32
+  %s6 = arith.shli %b5, %c13 : i32
+  %b6 = arith.xori %s6, %a6 : i32
+  %a7 = arith.addi %a6, %b6 : i32
+  %s7 = arith.shli %b6, %c13 : i32
+  %b7 = arith.xori %s7, %a7 : i32
+  %a8 = arith.addi %a7, %b7 : i32
+  %s8 = arith.shli %b7, %c13 : i32
+  %b8 = arith.xori %s8, %a8 : i32
+  %a9 = arith.addi %a8, %b8 : i32
+  %s9 = arith.shli %b8, %c13 : i32
+  %b9 = arith.xori %s9, %a9 : i32
+  %a10 = arith.addi %a9, %b9 : i32
+  %s10 = arith.shli %b9, %c13 : i32
+  %b10 = arith.xori %s10, %a10 : i32
+  %y0 = arith.addi %a10, %k0 : i32
+  %y1 = arith.addi %b10, %k1 : i32
+  return %y0, %y1 : i32, i32
+}
+
+// -----
+
+// One lane loop calls the callee, and code outside any loop calls it too
+// (a per-lane form next to a gang's lane loop, in timed variants): LLVM
+// inlines a large callee at neither of two calls, so the lane loop's call
+// goes to the out-of-line copy with variants, and the other keeps the
+// original.
+// CHECK-LABEL: func.func @one_loop_and_elsewhere
+// CHECK: scf.for
+// CHECK: func.call @mix_lanewise(
+// CHECK: }
+// CHECK: {{ }}call @mix(
+// CHECK-LABEL: func.func private @mix_lanewise(
+// CHECK-SAME: passthrough = ["noinline", ["vector-function-abi-variant",
+func.func @one_loop_and_elsewhere(%keys: memref<?xi32>) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %n = memref.dim %keys, %c0 : memref<?xi32>
+  scf.for %i = %c0 to %n step %c1 {
+    %k = memref.load %keys[%i] : memref<?xi32>
+    %r:2 = func.call @mix(%k, %k, %c0_i32, %c1_i32) : (i32, i32, i32, i32) -> (i32, i32)
+    memref.store %r#1, %keys[%i] : memref<?xi32>
+  }
+  %k = memref.load %keys[%c0] : memref<?xi32>
+  %s:2 = func.call @mix(%k, %k, %c0_i32, %c1_i32) : (i32, i32, i32, i32) -> (i32, i32)
+  return %s#0 : i32
 }
 func.func private @mix(%k0: i32, %k1: i32, %x0: i32, %x1: i32) -> (i32, i32) {
   %c13 = arith.constant 13 : i32

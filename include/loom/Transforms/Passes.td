@@ -504,8 +504,11 @@ def LoomVectorVariants : Pass<"loom-vector-variants", "ModuleOp"> {
     them) are redirected to the copy; other calls keep the original, which
     LLVM inlines.
 
-    A callee qualifies when lane loops call it at least twice (one call
-    site's inlined copy costs no more) and its body is one block of at
+    A callee qualifies when a lane loop calls it and it has at least two
+    calls in all (one call site's inlined copy costs no more; with two, LLVM
+    inlines a large callee at neither, and a lane loop that calls the
+    scalar function stays scalar: a random walk's timed variants, per-lane
+    beside refill, ran the refill 2.5x slower than alone) and its body is one block of at
     least 32 elementwise-mappable ops on scalars besides constants (fewer
     cost less inlined than a call, and fold with their caller's constants).
     Its variants are the same ops on vectors, so every lane computes the

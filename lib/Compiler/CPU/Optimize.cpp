@@ -281,11 +281,16 @@ llvm::Error loom::detail::optimizeModule(llvm::Module &module,
                                          llvm::TargetMachine &tm,
                                          llvm::StringRef exported) {
   // Vector variants stay external: internal, and unused until the
-  // vectorizers run, global DCE would delete them first.
+  // vectorizers run, global DCE would delete them first. So do the scalar
+  // functions that name them: internal, dead-argument elimination and
+  // IPSCCP would drop the arguments a caller passes as constants, and a
+  // call that no longer matches its variants' signature stays scalar.
   llvm::StringSet<> variants = getVectorVariants(module);
   llvm::internalizeModule(module, [&](const llvm::GlobalValue &value) {
-    return !llvm::isa<llvm::Function>(value) || value.getName() == exported ||
-           variants.contains(value.getName());
+    const auto *fn = llvm::dyn_cast<llvm::Function>(&value);
+    return !fn || value.getName() == exported ||
+           variants.contains(value.getName()) ||
+           fn->hasFnAttribute("vector-function-abi-variant");
   });
   for (llvm::Function &fn : module) {
     if (fn.isDeclaration())
@@ -320,6 +325,14 @@ llvm::Error loom::detail::optimizeModule(llvm::Module &module,
     deferred = deferVariants(module, variants, mam);
   llvm::ModulePassManager passes = buildPipeline(builder, level, callbacks);
   passes.run(module, mam);
+  // Nor is a scalar copy whose calls were all vectorized or inlined (kept
+  // external above, global DCE left it).
+  for (llvm::Function &fn : llvm::make_early_inc_range(module))
+    if (!fn.isDeclaration() && fn.use_empty() && fn.getName() != exported &&
+        fn.hasFnAttribute("vector-function-abi-variant")) {
+      fam.clear(fn, fn.getName());
+      fn.eraseFromParent();
+    }
   // A variant no vectorizer called is not worth generating code for.
   eraseUncalledVariants(module, variants, fam);
   if (!deferred.empty()) {
