@@ -457,16 +457,18 @@ def divergent_section(bench_dir):
     ctx = doc.get("context", {})
     L = [DIVERGENT_HEADING + "\n"]
     L.append("`benchmarks/DivergentBench.cpp`: each program of "
-             "`benchmarks/divergent/` (15 divergent programs: int and float "
+             "`benchmarks/divergent/` (%d divergent programs: int and float "
              "bodies, light and heavy, 1 to 3 levels, zero-trip lanes, caps, "
-             "reads at per-lane indices, `scf.if` in loops, libm calls; each "
+             "reads at per-lane indices, `scf.if` in loops, libm calls, "
+             "random numbers; each "
              "file's header says what it covers) over 12,800 lanes, 64 "
              "distinct lanes tiled (`benchmarks/divergent/suite.py` generates "
              "them), `@main` compiled under every divergent-loop strategy at "
              "1 and 2 shards and timed side by side in one run; each "
              "variant's outputs are checked bit for bit against the 1-shard "
              "per-lane run first. Medians of %d repetitions, interleaved at "
-             "random across all variants, wall time. " % repetitions(doc, 5) +
+             "random across all variants, wall time. " % (
+                 len({r["program"] for r in rows}), repetitions(doc, 5)) +
              "*fastest* is the fastest fixed strategy; *auto chose* is how "
              "many of its loops `auto` compiled masked (from a compile with "
              "loop counters), and whose code it is when its lowered module "

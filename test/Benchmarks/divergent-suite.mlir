@@ -6,7 +6,7 @@
 
 // Every program in the suite has a RUN line below.
 // RUN: ls %loom_src/benchmarks/divergent/ | grep -c '\.mlir$' | FileCheck %s --check-prefix=COUNT
-// COUNT: 15
+// COUNT: 16
 
 // RUN: python3 %loom_src/benchmarks/divergent/suite.py check loom-run %loom_src/benchmarks/divergent/bisect_cubic.mlir 256 | FileCheck %s
 // RUN: python3 %loom_src/benchmarks/divergent/suite.py check loom-run %loom_src/benchmarks/divergent/branchy_nest2.mlir 256 | FileCheck %s
@@ -21,6 +21,7 @@
 // RUN: python3 %loom_src/benchmarks/divergent/suite.py check loom-run %loom_src/benchmarks/divergent/newton_sqrt.mlir 256 | FileCheck %s
 // RUN: python3 %loom_src/benchmarks/divergent/suite.py check loom-run %loom_src/benchmarks/divergent/pointer_chase.mlir 256 | FileCheck %s
 // RUN: python3 %loom_src/benchmarks/divergent/suite.py check loom-run %loom_src/benchmarks/divergent/poly_nest3.mlir 256 | FileCheck %s
+// RUN: python3 %loom_src/benchmarks/divergent/suite.py check loom-run %loom_src/benchmarks/divergent/random_walk.mlir 256 | FileCheck %s
 // RUN: python3 %loom_src/benchmarks/divergent/suite.py check loom-run %loom_src/benchmarks/divergent/relax_uniform.mlir 256 | FileCheck %s
 // RUN: python3 %loom_src/benchmarks/divergent/suite.py check loom-run %loom_src/benchmarks/divergent/sin_orbit.mlir 256 | FileCheck %s
 
