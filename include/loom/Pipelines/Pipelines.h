@@ -112,9 +112,9 @@ struct LoomPipelineOptions : public PassPipelineOptions<LoomPipelineOptions> {
       llvm::cl::init(LoomVmapPassOptions{}.batchedLaneOpCost)};
   PassOptions::Option<double> tableReadCost{
       *this, "table-read-cost",
-      llvm::cl::desc("Cost per lane and trip of a read of a constant table "
-                     "at a lane's index in a loop masked in one pass, in "
-                     "scalar ops (cost model)"),
+      llvm::cl::desc("Cost per lane and trip of a read at a lane's index of "
+                     "a table every lane shares, in a loop masked in one "
+                     "pass, in scalar ops (cost model)"),
       llvm::cl::init(LoomVmapPassOptions{}.tableReadCost)};
   PassOptions::Option<double> gangOverhead{
       *this, "gang-overhead",

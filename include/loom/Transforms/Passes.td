@@ -508,9 +508,10 @@ def LoomVectorVariants : Pass<"loom-vector-variants", "ModuleOp"> {
     calls in all (one call site's inlined copy costs no more; with two, LLVM
     inlines a large callee at neither, and a lane loop that calls the
     scalar function stays scalar: a random walk's timed variants, per-lane
-    beside refill, ran the refill 2.5x slower than alone) and its body is one block of at
-    least 32 elementwise-mappable ops on scalars besides constants (fewer
-    cost less inlined than a call, and fold with their caller's constants).
+    beside refill, ran the refill 2.5x slower than alone), and its body is
+    one block of at least 32 elementwise-mappable ops on scalars besides
+    constants (fewer cost less inlined than a call, and fold with their
+    caller's constants).
     Its variants are the same ops on vectors, so every lane computes the
     bits the scalar body does. LLVM 19's vectorizers widen no call that
     returns a struct, so a callee with several results whose bits fit in

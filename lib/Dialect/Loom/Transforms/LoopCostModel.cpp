@@ -8,12 +8,13 @@
 // how many lanes one instruction serves, what one op costs in their form, how
 // many trips they run, and whether a trip waits for the one before it:
 //
-//   per-lane = B * max(ops + l * lane, k * chain)
-//   masked   = D(B)^L * (c_m * V + u * lane * B)
-//   gang     = D(Wg)^L * (c_g * V + u * lane * B) + o * ceil(B / Wg)
-//   refill   = D(Wg)^(L-1) * (c_g * (V + r * carries * ceil(B / W))
-//              + u * lane * B)
+//   per-lane = B * max(ops + l * (lane + tables), k * chain)
+//   masked   = D(B)^L * (c_m * V + U)
+//   gang     = D(Wg)^L * (c_g * V + U) + o * ceil(B / Wg)
+//   refill   = D(Wg)^(L-1) * (c_g * (V + r * carries * ceil(B / W)) + U)
 //   V        = (ops + carries + 3) * ceil(B / W),  D(n) = 1 + d * log2(n)
+//   U        = (u * lane + t * tables) * B in one pass,
+//              u * (lane + tables) * B in sweeps
 //
 // B lanes (the static batch, else assumed-batch: 64 when, as usual, the
 // batch is dynamic at compile time), W the SIMD width, Wg the gang width, L
@@ -37,7 +38,10 @@
 // and writes at a per-lane index, transcendental math, which becomes a C
 // library call per lane, integer division): per-lane pays l for each, the
 // batched forms u per lane of the lock-step, idle lanes included, so their
-// waste grows with divergence. Ops of a called function count where they are
+// waste grows with divergence. `tables` counts the reads at a per-lane index
+// of a table every lane shares, which a pass over the lanes runs as a load
+// on each (t), where in sweeps they are lane ops; per-lane pays l for each.
+// Ops of a called function count where they are
 // called. A per-lane trip also waits for the one before it: `chain` is the
 // latency, in cycles, of the loop-carried dependency chain (CarriedChain
 // below, from a fixed table of x86 latencies), which the batched forms
@@ -112,8 +116,8 @@ namespace {
 /// lanes at once, `laneOps` those it runs lane by lane, `libm` the f32
 /// sines and log1ps on batched operands when the batched forms compute them
 /// in vector arithmetic (loom-libm-to-arith; else they are lane ops), and
-/// `tableReads` the reads of a constant table at a lane's index, which are
-/// lane ops in sweeps but loads in a pass over the lanes.
+/// `tableReads` the reads at a lane's index of a table every lane shares,
+/// which are lane ops in sweeps but loads in a pass over the lanes.
 struct OpCounts {
   double ops = 0, laneOps = 0, libm = 0, tableReads = 0;
 };

@@ -41,8 +41,8 @@ struct LoopCostParams {
   /// lock-step, idle ones included).
   double laneOpCost = LoomVmapPassOptions{}.laneOpCost;
   double batchedLaneOpCost = LoomVmapPassOptions{}.batchedLaneOpCost;
-  /// What a read of a constant table at a lane's index costs per lane in a
-  /// loop masked in one pass (a load on every lane of the pass).
+  /// What a read at a lane's index of a table every lane shares costs per
+  /// lane in a loop masked in one pass (a load on every lane of the pass).
   double tableReadCost = LoomVmapPassOptions{}.tableReadCost;
   /// What one cycle of a per-lane trip's loop-carried dependency chain
   /// costs, in scalar ops: a trip takes its ops or its chain, the longer.

@@ -182,9 +182,9 @@ def LoomVmapPass : Pass<"loom-vmap", "ModuleOp"> {
            "forms, which run it on every lane of the lock-step, idle ones "
            "included, in scalar ops (cost model)">,
     Option<"tableReadCost", "table-read-cost", "double", /*default=*/"4",
-           "Cost per lane and trip of a read of a constant table at a "
-           "lane's index in a loop masked in one pass, which loads it on "
-           "every lane of the pass, in scalar ops: an element extracted, "
+           "Cost per lane and trip of a read at a lane's index of a table "
+           "every lane shares, in a loop masked in one pass, which loads it "
+           "on every lane of the pass, in scalar ops: an element extracted, "
            "an address, a load and an insert (not fitted; in sweeps such a "
            "read costs batched-lane-op-cost) (cost model)">,
   ];

@@ -65,7 +65,8 @@ bool mlir::loom::isLaneOp(Operation &op, IsBatchedFn isBatched) {
   if (op.getNumRegions() != 0)
     return isLaneBranch(op, isBatched);
   // A table read at a lane's own index is a load per lane, which LLVM
-  // vectorises as a gather; cloneLaneOp keeps it in bounds off the mask.
+  // vectorises as a gather (or lane by lane where gathers are slow);
+  // cloneLaneOp keeps it in bounds off the mask.
   if (auto extract = dyn_cast<tensor::ExtractOp>(op))
     return isLaneTable(extract.getTensor(), isBatched) &&
            isScalar(extract.getType());
