@@ -110,11 +110,9 @@ void mlir::loom::vmap::recordDecided(Operation *op, LoopStrategy strategy) {
 /// the batched function it comes from.
 std::string FunctionBatcher::explainControl(Operation *loop) const {
   Value control;
-  Block *carries = nullptr;
   StringRef what = "predicate";
   if (auto whileOp = dyn_cast<scf::WhileOp>(loop)) {
     control = whileOp.getConditionOp().getCondition();
-    carries = whileOp.getBeforeBody();
   } else if (auto forOp = dyn_cast<scf::ForOp>(loop)) {
     what = "trip count";
     for (Value bound :
