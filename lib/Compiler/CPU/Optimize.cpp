@@ -325,16 +325,14 @@ llvm::Error loom::detail::optimizeModule(llvm::Module &module,
     deferred = deferVariants(module, variants, mam);
   llvm::ModulePassManager passes = buildPipeline(builder, level, callbacks);
   passes.run(module, mam);
-  // Nor is a scalar copy whose calls were all vectorized or inlined (kept
-  // external above, global DCE left it).
-  for (llvm::Function &fn : llvm::make_early_inc_range(module))
-    if (!fn.isDeclaration() && fn.use_empty() && fn.getName() != exported &&
-        fn.hasFnAttribute("vector-function-abi-variant")) {
-      fam.clear(fn, fn.getName());
-      fn.eraseFromParent();
-    }
-  // A variant no vectorizer called is not worth generating code for.
-  eraseUncalledVariants(module, variants, fam);
+  // A variant no vectorizer called is not worth generating code for, nor a
+  // scalar copy whose calls were all vectorized or inlined (kept external
+  // above, global DCE left it).
+  llvm::StringSet<> erasable = variants;
+  for (llvm::Function &fn : module)
+    if (!fn.isDeclaration() && fn.hasFnAttribute("vector-function-abi-variant"))
+      erasable.insert(fn.getName());
+  eraseUncalledVariants(module, erasable, fam);
   if (!deferred.empty()) {
     llvm::FunctionPassManager simplify =
         builder.buildFunctionSimplificationPipeline(

@@ -14,9 +14,8 @@ Each program is a random nest of 1 to 3 levels of scf.while, whose
 predicates read per-lane values, so the lanes diverge: integer and float
 bodies, scf.if inside loops, a buffer written and read at per-lane indices,
 constant tables read at per-lane indices, libm calls, and lanes that never
-enter a loop. Every loop stops: it counts
-its trips against a per-lane cap of at most 15. No op is undefined on any
-value it can see (no division by a value that can be 0, no float to int
+enter a loop. Every loop stops: it counts its trips against a per-lane cap
+of at most 15. No op is undefined on any value it can see (no division by a value that can be 0, no float to int
 conversion of a value out of range or NaN), so every lowering must give
 every lane's bits exactly.
 """
